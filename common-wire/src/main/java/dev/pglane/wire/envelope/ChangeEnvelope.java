@@ -1,0 +1,116 @@
+package dev.pglane.wire.envelope;
+
+import static dev.pglane.wire.envelope.EnvelopeSchemas.AFTER;
+import static dev.pglane.wire.envelope.EnvelopeSchemas.BEFORE;
+import static dev.pglane.wire.envelope.EnvelopeSchemas.MESSAGE;
+import static dev.pglane.wire.envelope.EnvelopeSchemas.OP;
+import static dev.pglane.wire.envelope.EnvelopeSchemas.SOURCE;
+import static dev.pglane.wire.envelope.EnvelopeSchemas.TEXT_VALUES;
+import static dev.pglane.wire.envelope.EnvelopeSchemas.TRANSACTION;
+import static dev.pglane.wire.envelope.EnvelopeSchemas.TRUNCATE;
+import static dev.pglane.wire.envelope.EnvelopeSchemas.TS_MS;
+import static dev.pglane.wire.envelope.EnvelopeSchemas.TS_NS;
+import static dev.pglane.wire.envelope.EnvelopeSchemas.TS_US;
+import static dev.pglane.wire.envelope.EnvelopeSchemas.UNCHANGED_TOAST;
+
+import dev.pglane.wire.StructReader;
+import dev.pglane.wire.WireFormatException;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * Encodes a {@link ChangeEvent} as the envelope {@link Struct} and decodes it back: the one place
+ * both connectors turn change values into and out of Connect data.
+ */
+public final class ChangeEnvelope {
+
+    private ChangeEnvelope() {}
+
+    /**
+     * The envelope struct of {@code event}.
+     *
+     * @param envelopeSchema from {@link EnvelopeSchemas}: {@code forRow} of the rows' schema, or
+     *     {@code forMessages} for op {@code m}
+     * @throws WireFormatException if the schema has no field for something the event carries
+     */
+    public static Struct toStruct(ChangeEvent event, Schema envelopeSchema) {
+        Struct out = new Struct(envelopeSchema);
+        putIfPresent(out, BEFORE, event.before());
+        putIfPresent(out, AFTER, event.after());
+        out.put(SOURCE, event.source().toStruct());
+        out.put(OP, event.op().code());
+        Timestamps time = event.processingTime();
+        if (time != null) {
+            out.put(TS_MS, time.ms()).put(TS_US, time.us()).put(TS_NS, time.ns());
+        }
+        if (event.transaction() != null) {
+            out.put(TRANSACTION, event.transaction().toStruct());
+        }
+        putIfPresent(out, UNCHANGED_TOAST, event.unchangedToast().isEmpty() ? null : event.unchangedToast());
+        putIfPresent(out, TEXT_VALUES, event.textValues().isEmpty() ? null : event.textValues());
+        putIfPresent(
+                out,
+                TRUNCATE,
+                event.truncate() == null ? null : event.truncate().toStruct());
+        putIfPresent(
+                out, MESSAGE, event.message() == null ? null : event.message().toStruct());
+        return out;
+    }
+
+    /**
+     * Decodes an envelope struct.
+     *
+     * @throws WireFormatException naming the field and value if {@code value} is not a pglane envelope:
+     *     wrong schema name, missing required field, unknown op, or fields that do not fit the op
+     */
+    public static ChangeEvent fromStruct(Object value) {
+        StructReader in = StructReader.ofNameSuffix(value, EnvelopeSchemas.NAME_SUFFIX, "envelope");
+        Op op = Op.fromCode(in.requiredString(OP));
+        Struct source = in.optionalStruct(SOURCE);
+        if (source == null) {
+            throw in.invalid(SOURCE, null, "required field is missing");
+        }
+        Struct transaction = in.optionalStruct(TRANSACTION);
+        Struct truncate = in.optionalStruct(TRUNCATE);
+        Struct message = in.optionalStruct(MESSAGE);
+        List<String> unchangedToast = in.optionalArray(UNCHANGED_TOAST);
+        Map<String, String> textValues = in.optionalMap(TEXT_VALUES);
+        return new ChangeEvent(
+                op,
+                in.optionalStruct(BEFORE),
+                in.optionalStruct(AFTER),
+                SourceInfo.fromStruct(source),
+                transaction == null ? null : TransactionInfo.fromStruct(transaction),
+                processingTime(in),
+                unchangedToast,
+                textValues,
+                truncate == null ? null : TruncateInfo.fromStruct(truncate),
+                message == null ? null : LogicalMessage.fromStruct(message));
+    }
+
+    private static Timestamps processingTime(StructReader in) {
+        Long ms = in.optionalLong(TS_MS);
+        Long us = in.optionalLong(TS_US);
+        Long ns = in.optionalLong(TS_NS);
+        if (ms == null) {
+            if (us != null || ns != null) {
+                throw in.invalid(TS_MS, null, "required when ts_us or ts_ns is set");
+            }
+            return null;
+        }
+        return new Timestamps(ms, us, ns);
+    }
+
+    private static void putIfPresent(Struct out, String field, Object value) {
+        if (value == null) {
+            return;
+        }
+        if (out.schema().field(field) == null) {
+            throw WireFormatException.forField(
+                    "envelope", field, value, "schema " + out.schema().name() + " has no such field");
+        }
+        out.put(field, value);
+    }
+}

@@ -1,0 +1,166 @@
+package dev.pglane.wire.marker;
+
+import dev.pglane.wire.Lsn;
+import dev.pglane.wire.StructReader;
+import dev.pglane.wire.Xid;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * The marker value schema {@code dev.pglane.wire.Marker} and the conversion of {@link Marker}s to and
+ * from it. The Debezium fields ({@code status}, {@code id}, {@code event_count},
+ * {@code data_collections}, {@code ts_ms}) come first; the pglane fields follow, each null where the
+ * marker kind does not use it.
+ */
+public final class MarkerCodec {
+
+    public static final String SCHEMA_NAME = "dev.pglane.wire.Marker";
+    public static final String DATA_COLLECTION_SCHEMA_NAME = "dev.pglane.wire.DataCollection";
+
+    /** One {@code data_collections} entry. */
+    public static final Schema DATA_COLLECTION_SCHEMA = SchemaBuilder.struct()
+            .name(DATA_COLLECTION_SCHEMA_NAME)
+            .version(1)
+            .field("data_collection", Schema.STRING_SCHEMA)
+            .field("event_count", Schema.INT64_SCHEMA)
+            .field("topic", Schema.STRING_SCHEMA)
+            .build();
+
+    /** The marker value schema, version 1. */
+    public static final Schema SCHEMA = SchemaBuilder.struct()
+            .name(SCHEMA_NAME)
+            .version(1)
+            .field("status", Schema.STRING_SCHEMA)
+            .field("id", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("event_count", Schema.OPTIONAL_INT64_SCHEMA)
+            .field(
+                    "data_collections",
+                    SchemaBuilder.array(DATA_COLLECTION_SCHEMA).optional().build())
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .field("generation", Schema.INT64_SCHEMA)
+            .field("xid", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("subxid", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("commit_lsn", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("end_lsn", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("lsn", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("commit_ts_us", Schema.OPTIONAL_INT64_SCHEMA)
+            .build();
+
+    private MarkerCodec() {}
+
+    /** The marker value struct. */
+    public static Struct toStruct(Marker marker) {
+        Struct out = new Struct(SCHEMA)
+                .put("status", marker.status().name())
+                .put("ts_ms", marker.tsMs())
+                .put("generation", marker.generation());
+        switch (marker.status()) {
+            case BEGIN -> {
+                Marker.Begin b = (Marker.Begin) marker;
+                transaction(out, b.xid())
+                        .put("commit_lsn", b.commitLsn().asLong())
+                        .put("commit_ts_us", b.commitTsUs());
+            }
+            case END -> {
+                Marker.End e = (Marker.End) marker;
+                transaction(out, e.xid())
+                        .put("event_count", e.eventCount())
+                        .put("data_collections", collections(e.dataCollections()))
+                        .put("commit_lsn", e.commitLsn().asLong())
+                        .put("end_lsn", e.endLsn().asLong())
+                        .put("commit_ts_us", e.commitTsUs());
+            }
+            case ABORT -> {
+                Marker.Abort a = (Marker.Abort) marker;
+                transaction(out, a.xid())
+                        .put("subxid", a.subxid())
+                        .put("lsn", a.abortLsn().asLong());
+            }
+            case START -> out.put("lsn", ((Marker.Start) marker).resumeLsn().asLong());
+            case HEARTBEAT -> out.put("lsn", ((Marker.Heartbeat) marker).lsn().asLong());
+            default -> throw new IllegalStateException("unhandled marker status " + marker.status());
+        }
+        return out;
+    }
+
+    /**
+     * Decodes a marker value.
+     *
+     * @throws dev.pglane.wire.WireFormatException naming the field and value if {@code value} is not a
+     *     marker, its status is unknown, or a field its status needs is missing or invalid
+     */
+    public static Marker fromStruct(Object value) {
+        StructReader in = StructReader.of(value, SCHEMA_NAME, "marker");
+        MarkerStatus status = MarkerStatus.fromWire(in.requiredString("status"));
+        long generation = in.requiredAtLeast("generation", 0);
+        long tsMs = in.requiredLong("ts_ms");
+        return switch (status) {
+            case BEGIN -> new Marker.Begin(generation, xid(in), lsn(in, "commit_lsn"), in.requiredLong("commit_ts_us"));
+            case END -> readEnd(in, generation);
+            case ABORT -> new Marker.Abort(generation, tsMs, xid(in), in.requiredXid("subxid"), lsn(in, "lsn"));
+            case START -> new Marker.Start(generation, tsMs, lsn(in, "lsn"));
+            case HEARTBEAT -> new Marker.Heartbeat(generation, tsMs, lsn(in, "lsn"));
+        };
+    }
+
+    private static Marker.End readEnd(StructReader in, long generation) {
+        long xid = xid(in);
+        long eventCount = in.requiredAtLeast("event_count", 0);
+        List<Struct> entries = in.optionalArray("data_collections");
+        if (entries == null) {
+            throw in.invalid("data_collections", null, "required for END");
+        }
+        List<DataCollectionCount> counts = new ArrayList<>(entries.size());
+        for (Struct entry : entries) {
+            StructReader e = StructReader.of(entry, DATA_COLLECTION_SCHEMA_NAME, "marker data_collections entry");
+            counts.add(new DataCollectionCount(
+                    e.requiredString("data_collection"),
+                    e.requiredAtLeast("event_count", 1),
+                    e.requiredString("topic")));
+        }
+        long sum = counts.stream().mapToLong(DataCollectionCount::eventCount).sum();
+        if (sum != eventCount) {
+            throw in.invalid("event_count", eventCount, "differs from the sum " + sum + " of data_collections");
+        }
+        return new Marker.End(
+                generation,
+                xid,
+                lsn(in, "commit_lsn"),
+                lsn(in, "end_lsn"),
+                in.requiredLong("commit_ts_us"),
+                eventCount,
+                counts);
+    }
+
+    private static Struct transaction(Struct out, long xid) {
+        return out.put("id", Xid.format(xid)).put("xid", xid);
+    }
+
+    private static List<Struct> collections(List<DataCollectionCount> counts) {
+        List<Struct> out = new ArrayList<>(counts.size());
+        for (DataCollectionCount c : counts) {
+            out.add(new Struct(DATA_COLLECTION_SCHEMA)
+                    .put("data_collection", c.dataCollection())
+                    .put("event_count", c.eventCount())
+                    .put("topic", c.topic()));
+        }
+        return out;
+    }
+
+    /** The xid of a transaction marker; {@code id} must agree with it. */
+    private static long xid(StructReader in) {
+        long xid = in.requiredXid("xid");
+        String id = in.requiredString("id");
+        if (!id.equals(Long.toString(xid))) {
+            throw in.invalid("id", id, "must be the xid " + xid + " in decimal");
+        }
+        return xid;
+    }
+
+    private static Lsn lsn(StructReader in, String field) {
+        return Lsn.valueOf(in.requiredLong(field));
+    }
+}
