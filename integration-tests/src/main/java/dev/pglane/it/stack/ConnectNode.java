@@ -1,0 +1,97 @@
+package dev.pglane.it.stack;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.connect.cli.ConnectDistributed;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.runtime.Connect;
+import org.apache.kafka.connect.runtime.distributed.DistributedHerder;
+
+/**
+ * One real Connect distributed worker inside this JVM, configured the way a user's worker would be and loading the
+ * connectors only from {@code plugin.path}.
+ *
+ * <p>{@link #start} returns once {@code GET /health} answers 200, so the worker has joined its group and accepts
+ * connector configs.
+ */
+public final class ConnectNode implements AutoCloseable {
+    private static final String HOST = "127.0.0.1";
+    private static final String GROUP = "pglane-local";
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+
+    private final Connect<DistributedHerder> connect;
+    private final ConnectRestClient rest;
+
+    private ConnectNode(Connect<DistributedHerder> connect, ConnectRestClient rest) {
+        this.connect = connect;
+        this.rest = rest;
+    }
+
+    /** Starts a worker against {@code bootstrapServers} that loads plugins from {@code pluginPath}. */
+    public static ConnectNode start(String bootstrapServers, Path pluginPath) {
+        int restPort = FreePorts.next();
+        Connect<DistributedHerder> connect =
+                new ConnectDistributed().startConnect(workerProperties(bootstrapServers, pluginPath, restPort));
+        ConnectNode node = new ConnectNode(connect, new ConnectRestClient("http://" + HOST + ":" + restPort));
+        try {
+            node.rest.awaitHealthy(READY_TIMEOUT);
+        } catch (RuntimeException e) {
+            node.close();
+            throw e;
+        }
+        return node;
+    }
+
+    private static Map<String, String> workerProperties(String bootstrapServers, Path pluginPath, int restPort) {
+        Map<String, String> props = new HashMap<>();
+        props.put("bootstrap.servers", bootstrapServers);
+        props.put("group.id", GROUP);
+        props.put("listeners", "http://" + HOST + ":" + restPort);
+        props.put("rest.advertised.host.name", HOST);
+        props.put("rest.advertised.port", String.valueOf(restPort));
+        props.put("config.storage.topic", GROUP + "-configs");
+        props.put("offset.storage.topic", GROUP + "-offsets");
+        props.put("status.storage.topic", GROUP + "-status");
+        props.put("config.storage.replication.factor", "1");
+        props.put("offset.storage.replication.factor", "1");
+        props.put("status.storage.replication.factor", "1");
+        props.put("offset.storage.partitions", "1");
+        props.put("status.storage.partitions", "1");
+        props.put("key.converter", JsonConverter.class.getName());
+        props.put("value.converter", JsonConverter.class.getName());
+        props.put("plugin.path", pluginPath.toAbsolutePath().toString());
+        // our plugins ship META-INF/services files; scanning every jar instead would double the start-up time
+        props.put("plugin.discovery", "service_load");
+        // source offsets (and so the replication slot) should follow Kafka acknowledgements closely in tests
+        props.put("offset.flush.interval.ms", "1000");
+        // a lone worker: no other worker can take over a lost assignment, so waiting for one only delays a restart
+        props.put("scheduled.rebalance.max.delay.ms", "0");
+        return props;
+    }
+
+    /** The REST root, e.g. {@code http://127.0.0.1:40123}. */
+    public String restUrl() {
+        return rest.baseUrl();
+    }
+
+    public ConnectRestClient rest() {
+        return rest;
+    }
+
+    /**
+     * Stops the worker and waits for it. Call it before the broker goes: a worker left running while the broker
+     * shuts down spends half a minute in client close timeouts.
+     */
+    @Override
+    public void close() {
+        connect.stop();
+        connect.awaitStop();
+    }
+
+    @Override
+    public String toString() {
+        return "Connect worker at " + restUrl();
+    }
+}

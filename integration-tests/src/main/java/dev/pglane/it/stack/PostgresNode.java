@@ -1,0 +1,184 @@
+package dev.pglane.it.stack;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real PostgreSQL server (zonky's embedded binaries) with its data directory under a given work directory.
+ *
+ * <p>The data directory outlives {@link #restart()}, so fault tests can bounce a server and find their rows. The
+ * server listens on 127.0.0.1 at a port fixed for the node's life; authentication is {@code trust}, so any password
+ * is accepted and {@link #password()} is only there for configs that require one.
+ */
+public final class PostgresNode implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(PostgresNode.class);
+    private static final String HOST = "127.0.0.1";
+    private static final String SUPERUSER = "postgres";
+    private static final String DATABASE = "postgres";
+    // First starts unpack ~60 MB per major, and the two cores are shared: zonky's 10 s default is too tight.
+    private static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
+
+    /** How much WAL the server writes: {@code logical} for a source, the default {@code replica} otherwise. */
+    public enum WalLevel {
+        REPLICA,
+        LOGICAL
+    }
+
+    private final String name;
+    private final PostgresVersion version;
+    private final Path dataDir;
+    private final Path logFile;
+    private final Map<String, String> serverConfig;
+    private EmbeddedPostgres server;
+    private int port;
+
+    private PostgresNode(String name, PostgresVersion version, Path nodeDir, Map<String, String> serverConfig) {
+        this.name = name;
+        this.version = version;
+        this.dataDir = nodeDir.resolve("data");
+        this.logFile = nodeDir.resolve("postgres.log");
+        this.serverConfig = Map.copyOf(serverConfig);
+    }
+
+    /**
+     * Starts a server named {@code name} (also its directory under {@code workDir}).
+     *
+     * @param walLevel {@link WalLevel#LOGICAL} also reserves replication slots and WAL senders for the source
+     *     connector and tests
+     */
+    public static PostgresNode start(String name, PostgresVersion version, Path workDir, WalLevel walLevel) {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("wal_level", walLevel.name().toLowerCase());
+        if (walLevel == WalLevel.LOGICAL) {
+            config.put("max_replication_slots", "10");
+            config.put("max_wal_senders", "10");
+        }
+        PostgresNode node = new PostgresNode(name, version, workDir.resolve(name), config);
+        node.startServer(true);
+        return node;
+    }
+
+    /** Stops the server (fast shutdown) and starts it again on the same port and data directory. */
+    public void restart() {
+        long started = System.nanoTime();
+        stopServer();
+        startServer(false);
+        log.info("PostgreSQL '{}' restarted in {}", name, Timing.since(started));
+    }
+
+    private void startServer(boolean fresh) {
+        try {
+            Files.createDirectories(dataDir);
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                    .setPgBinaryResolver(new VersionedPgBinaryResolver(version))
+                    .setDataDirectory(dataDir)
+                    .setCleanDataDirectory(false)
+                    // the stack closes its parts in order; a hook of zonky's own would stop the server under Connect
+                    .setRegisterShutdownHook(false)
+                    .setPGStartupWait(STARTUP_WAIT)
+                    .setOutputRedirector(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+                    .setErrorRedirector(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+            serverConfig.forEach(builder::setServerConfig);
+            if (!fresh) {
+                builder.setPort(port);
+            }
+            server = builder.start();
+            port = server.getPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "PostgreSQL '" + name + "' (" + version + ") did not start; see " + logFile, e);
+        }
+    }
+
+    private void stopServer() {
+        if (server == null) {
+            return;
+        }
+        try {
+            server.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("PostgreSQL '" + name + "' did not stop; see " + logFile, e);
+        } finally {
+            server = null;
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public PostgresVersion version() {
+        return version;
+    }
+
+    public String host() {
+        return HOST;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String database() {
+        return DATABASE;
+    }
+
+    public String user() {
+        return SUPERUSER;
+    }
+
+    public String password() {
+        return SUPERUSER;
+    }
+
+    /** A URL that carries the superuser's credentials, so a JDBC client needs nothing else. */
+    public String jdbcUrl() {
+        return jdbcUrl(user(), password());
+    }
+
+    public String jdbcUrl(String user, String password) {
+        return String.format(
+                "jdbc:postgresql://%s:%d/%s?user=%s&password=%s", host(), port(), database(), user, password);
+    }
+
+    /** A new superuser connection; the caller closes it. */
+    public Connection open() throws SQLException {
+        return DriverManager.getConnection(jdbcUrl());
+    }
+
+    /** The server's {@code server_version}, e.g. {@code 17.6}. */
+    public String serverVersion() {
+        try (Connection connection = open();
+                Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SHOW server_version")) {
+            rs.next();
+            return rs.getString(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("PostgreSQL '" + name + "' does not answer at " + host() + ":" + port, e);
+        }
+    }
+
+    /** Stops the server and keeps its data directory. */
+    @Override
+    public void close() {
+        stopServer();
+    }
+
+    @Override
+    public String toString() {
+        return "PostgreSQL '" + name + "' " + version.major() + " at " + host() + ":" + port;
+    }
+}
