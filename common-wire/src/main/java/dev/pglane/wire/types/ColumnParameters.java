@@ -1,0 +1,38 @@
+package dev.pglane.wire.types;
+
+import org.apache.kafka.connect.data.Schema;
+
+/**
+ * The schema parameters pglane puts on every column field, so that a consumer knows the PostgreSQL
+ * column behind it without a catalog: the sink uses them to create tables and to find key columns.
+ * Names start with {@code __pglane.} so they never collide with Connect's or Debezium's parameters.
+ */
+public final class ColumnParameters {
+
+    /** {@code format_type} text of the column, e.g. {@code numeric(10,2)}, {@code integer[]}. */
+    public static final String TYPE = "__pglane.type";
+
+    /** The type OID, decimal. */
+    public static final String OID = "__pglane.oid";
+
+    /** {@code "true"} on columns of the replica identity key; absent otherwise. */
+    public static final String KEY = "__pglane.key";
+
+    private ColumnParameters() {}
+
+    /** The PostgreSQL type text of a column field, or {@code null} if the schema has none. */
+    public static String pgType(Schema column) {
+        return column.parameters() == null ? null : column.parameters().get(TYPE);
+    }
+
+    /** The type OID of a column field, or -1 if the schema has none. */
+    public static int oid(Schema column) {
+        String oid = column.parameters() == null ? null : column.parameters().get(OID);
+        return oid == null ? -1 : Integer.parseInt(oid);
+    }
+
+    /** True if the column is part of the replica identity key. */
+    public static boolean isKey(Schema column) {
+        return column.parameters() != null && "true".equals(column.parameters().get(KEY));
+    }
+}
