@@ -1,0 +1,119 @@
+package dev.pglane.wire.envelope;
+
+import static dev.pglane.wire.envelope.EnvelopeSamples.ENVELOPE;
+import static dev.pglane.wire.envelope.EnvelopeSamples.row;
+import static dev.pglane.wire.envelope.EnvelopeSamples.source;
+import static dev.pglane.wire.envelope.EnvelopeSamples.transaction;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.pglane.wire.Lsn;
+import dev.pglane.wire.WireFormatException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+import org.junit.jupiter.api.Test;
+
+class ChangeEnvelopeTest {
+
+    @Test
+    void updateRoundTripsWithEveryExtension() {
+        ChangeEvent event = EnvelopeSamples.update();
+        Struct struct = ChangeEnvelope.toStruct(event, ENVELOPE);
+
+        assertEquals("shop.public.orders.Envelope", struct.schema().name());
+        assertEquals(1, struct.schema().version());
+        assertEquals("u", struct.getString("op"));
+        assertEquals(List.of("note"), struct.getArray("unchanged_toast"));
+        assertEquals(Map.of("after.total", "NaN"), struct.getMap("text_values"));
+        Struct tx = struct.getStruct("transaction");
+        assertEquals("4000000000", tx.getString("id"));
+        assertEquals(4_000_000_000L, tx.getInt64("xid"));
+        assertEquals(3L, tx.getInt64("generation"));
+        Struct src = struct.getStruct("source");
+        assertEquals("postgresql", src.getString("connector"));
+        assertEquals(0x1000000A0L, src.getInt64("lsn"));
+        assertEquals("[\"256\",\"4294967456\"]", src.getString("sequence"));
+        assertEquals(1_700_000_000_123L, src.getInt64("ts_ms"));
+        assertEquals(1_700_000_000_123_456_000L, src.getInt64("ts_ns"));
+        assertEquals(new BigDecimal("2.50"), struct.getStruct("after").get("amount"));
+
+        assertEquals(event, ChangeEnvelope.fromStruct(struct));
+    }
+
+    @Test
+    void insertDeleteAndSnapshotRoundTrip() {
+        for (Op op : List.of(Op.CREATE, Op.READ)) {
+            ChangeEvent event = ChangeEvent.builder(op, source(7, Lsn.parse("0/10")), transaction(7, 1))
+                    .after(row(5, "0.01", "n"))
+                    .build();
+            assertEquals(event, ChangeEnvelope.fromStruct(ChangeEnvelope.toStruct(event, ENVELOPE)));
+        }
+        ChangeEvent delete = ChangeEvent.builder(Op.DELETE, source(7, Lsn.parse("0/10")), transaction(7, 2))
+                .before(row(5, null, null))
+                .build();
+        Struct struct = ChangeEnvelope.toStruct(delete, ENVELOPE);
+        assertNull(struct.get("after"));
+        assertNull(struct.get("unchanged_toast"), "empty lists travel as null");
+        assertEquals(delete, ChangeEnvelope.fromStruct(struct));
+    }
+
+    @Test
+    void truncateRoundTrips() {
+        ChangeEvent event = ChangeEvent.builder(Op.TRUNCATE, source(9, Lsn.parse("0/20")), transaction(9, 1))
+                .truncate(TruncateInfo.fromFlags(3))
+                .build();
+        Struct struct = ChangeEnvelope.toStruct(event, ENVELOPE);
+        assertEquals(true, struct.getStruct("truncate").getBoolean("cascade"));
+        assertEquals(true, struct.getStruct("truncate").getBoolean("restart_identity"));
+        assertEquals(event, ChangeEnvelope.fromStruct(struct));
+        assertEquals(new TruncateInfo(false, true), TruncateInfo.fromFlags(2));
+    }
+
+    @Test
+    void messagesHaveTheirOwnEnvelope() {
+        Schema schema = new EnvelopeSchemas().forMessages("shop");
+        assertEquals("shop.messages.Envelope", schema.name());
+        assertNull(schema.field("before"));
+        byte[] content = "hello".getBytes(StandardCharsets.UTF_8);
+        ChangeEvent nonTx = ChangeEvent.builder(Op.MESSAGE, source(0, Lsn.parse("0/30")), null)
+                .message(new LogicalMessage("audit", content, false))
+                .build();
+        ChangeEvent back = ChangeEnvelope.fromStruct(ChangeEnvelope.toStruct(nonTx, schema));
+        assertEquals(nonTx, back);
+        assertArrayEquals(content, back.message().content());
+        assertNull(back.transaction());
+    }
+
+    @Test
+    void cachesEnvelopeSchemas() {
+        EnvelopeSchemas schemas = new EnvelopeSchemas();
+        assertSame(schemas.forRow(EnvelopeSamples.ROW), schemas.forRow(EnvelopeSamples.ROW));
+        assertSame(schemas.forMessages("shop"), schemas.forMessages("shop"));
+    }
+
+    @Test
+    void rejectsRowSchemaThatIsNotAValueStruct() {
+        assertThrows(IllegalArgumentException.class, () -> new EnvelopeSchemas().forRow(Schema.OPTIONAL_STRING_SCHEMA));
+    }
+
+    @Test
+    void rejectsEventThatDoesNotFitItsSchema() {
+        ChangeEvent message = ChangeEvent.builder(Op.MESSAGE, source(1, Lsn.parse("0/30")), transaction(1, 1))
+                .message(new LogicalMessage("p", new byte[0], true))
+                .build();
+        WireFormatException e =
+                assertThrows(WireFormatException.class, () -> ChangeEnvelope.toStruct(message, ENVELOPE));
+        assertEquals(
+                true,
+                e.getMessage()
+                        .startsWith("envelope field 'message': schema shop.public.orders.Envelope has no such field"),
+                e.getMessage());
+    }
+}
