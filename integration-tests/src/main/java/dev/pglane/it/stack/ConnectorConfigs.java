@@ -27,7 +27,8 @@ public final class ConnectorConfigs {
 
     private final Map<String, String> values;
 
-    private ConnectorConfigs(Map<String, String> values) {
+    // package-private for testing
+    ConnectorConfigs(Map<String, String> values) {
         this.values = Map.copyOf(values);
     }
 

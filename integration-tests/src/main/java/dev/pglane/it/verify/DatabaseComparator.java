@@ -15,7 +15,8 @@ import java.util.Optional;
  *
  * <p>Each table is first compared by row count and an ordered checksum computed by each server, so equal tables
  * cost one scan per side and no transfer. Only a table whose checksums differ is read row by row, both sides at
- * once in key order with a fetch size, to name the first differing key.
+ * once in key order with a fetch size, to name the first differing key. "Key order" is the order of the key's
+ * text (see {@link KeyedRowMerge}), the same on every server whatever its collation: id 10 comes before id 9.
  *
  * <p>Both sessions render values identically (UTC, ISO dates, shortest exact floats, hex bytea) so that the text
  * of a row depends on its values only, not on either server's defaults.

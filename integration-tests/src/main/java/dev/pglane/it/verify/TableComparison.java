@@ -53,7 +53,8 @@ public record TableComparison(
         return String.join(", ", parts);
     }
 
+    // one line per table, whatever the rows hold
     private static String rowText(String row) {
-        return row == null ? "<no row>" : row;
+        return row == null ? "<no row>" : row.replace("\r", "\\r").replace("\n", "\\n");
     }
 }

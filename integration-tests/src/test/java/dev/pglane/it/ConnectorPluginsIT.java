@@ -1,0 +1,61 @@
+package dev.pglane.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.pglane.it.stack.ConnectorPlugin;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A user drops the two plugin directories on a worker's plugin.path; the worker offers both connectors. */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class ConnectorPluginsIT {
+    private static final String SOURCE = "dev.pglane.source.PgSourceConnector";
+    private static final String SINK = "dev.pglane.sink.PgSinkConnector";
+
+    @TempDir
+    static Path workDir;
+
+    static WorkerFixture worker;
+
+    @BeforeAll
+    static void startWorker() {
+        worker = WorkerFixture.start(workDir);
+    }
+
+    @AfterAll
+    static void stopWorker() {
+        if (worker != null) {
+            worker.close();
+        }
+    }
+
+    @Test
+    @DisplayName("GET /connector-plugins lists the source and the sink with the project's version")
+    void workerListsBothConnectors() {
+        List<ConnectorPlugin> plugins = worker.rest().connectorPlugins();
+        String version = System.getProperty("pglane.project.version", "0.1.0-SNAPSHOT");
+
+        assertEquals(List.of(new ConnectorPlugin(SOURCE, "source", version)), only(plugins, SOURCE), plugins::toString);
+        assertEquals(List.of(new ConnectorPlugin(SINK, "sink", version)), only(plugins, SINK), plugins::toString);
+    }
+
+    @Test
+    @DisplayName("the connectors come from plugin.path: the test classpath cannot load them")
+    void connectorsAreNotOnTheTestClasspath() {
+        // had they been on the classpath, the worker would have loaded that copy and the packaging would be untested
+        assertThrows(ClassNotFoundException.class, () -> Class.forName(SOURCE));
+        assertThrows(ClassNotFoundException.class, () -> Class.forName(SINK));
+    }
+
+    private static List<ConnectorPlugin> only(List<ConnectorPlugin> plugins, String className) {
+        return plugins.stream().filter(p -> p.className().equals(className)).toList();
+    }
+}

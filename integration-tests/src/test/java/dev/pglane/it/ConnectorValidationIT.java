@@ -1,0 +1,178 @@
+package dev.pglane.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.it.stack.ConnectorConfigs;
+import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.it.stack.ValidationResult;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A user fills in the example configs and asks the worker to validate them before creating the connectors: good
+ * settings pass, and each bad one is reported on the key the user has to fix, in words that say what is wrong.
+ * Runs on every major of {@code pglane.pg.versions}, each with a real server pair.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class ConnectorValidationIT {
+    private static final String SOURCE = "dev.pglane.source.PgSourceConnector";
+    private static final String SINK = "dev.pglane.sink.PgSinkConnector";
+
+    @TempDir
+    static Path workDir;
+
+    static WorkerFixture worker;
+    static final Map<PostgresVersion, DatabasePair> servers = new EnumMap<>(PostgresVersion.class);
+
+    @BeforeAll
+    static void startWorker() {
+        worker = WorkerFixture.start(workDir);
+    }
+
+    @AfterAll
+    static void stopAll() {
+        try {
+            servers.values().forEach(DatabasePair::close);
+        } finally {
+            if (worker != null) {
+                worker.close();
+            }
+        }
+    }
+
+    static List<PostgresVersion> versions() {
+        return PostgresVersion.listFromProperty();
+    }
+
+    /** Servers of one major are started on first use and shared by the tests of that major. */
+    private static synchronized DatabasePair serversOf(PostgresVersion version) {
+        return servers.computeIfAbsent(version, v -> DatabasePair.start(v, workDir));
+    }
+
+    private static ConnectorConfigs configs(PostgresVersion version) {
+        DatabasePair pair = serversOf(version);
+        return ConnectorConfigs.forStack(pair.source(), pair.target(), worker.bootstrapServers());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("the servers run the requested major")
+    void serversRunTheRequestedMajor(PostgresVersion version) {
+        DatabasePair pair = serversOf(version);
+        assertEquals(version.serverVersion(), pair.source().serverVersion());
+        assertEquals(version.serverVersion(), pair.target().serverVersion());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("the example configs, filled in, validate without errors")
+    void exampleConfigsAreValid(PostgresVersion version) {
+        ConnectorConfigs configs = configs(version);
+
+        ValidationResult source = worker.rest().validate(SOURCE, configs.load(ConnectorConfigs.SOURCE_JSON));
+        ValidationResult sink = worker.rest().validate(SINK, configs.load(ConnectorConfigs.SINK_JSON));
+
+        assertEquals(0, source.errorCount(), source::toString);
+        assertEquals(0, sink.errorCount(), sink::toString);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("a source pointed at a port where nothing listens is reported on database.host and database.port")
+    void unreachableSourceServer(PostgresVersion version) throws Exception {
+        int closedPort = closedPort();
+        Map<String, String> config = configs(version).load(ConnectorConfigs.SOURCE_JSON);
+        config.put("database.port", String.valueOf(closedPort));
+
+        ValidationResult result = worker.rest().validate(SOURCE, config);
+
+        String expected = "Cannot connect to PostgreSQL at 127.0.0.1:" + closedPort;
+        assertOneContains(result, "database.port", expected);
+        assertOneContains(result, "database.host", expected);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("a source server without logical decoding (wal_level=replica) is refused on database.host")
+    void sourceServerWithoutLogicalDecoding(PostgresVersion version) {
+        PostgresNode replicaLevel = serversOf(version).target();
+        Map<String, String> config = configs(version).load(ConnectorConfigs.SOURCE_JSON);
+        config.put("database.port", String.valueOf(replicaLevel.port()));
+
+        ValidationResult result = worker.rest().validate(SOURCE, config);
+
+        assertOneContains(result, "database.host", "wal_level is 'replica'");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("a source role without the REPLICATION attribute is refused on database.user")
+    void sourceRoleWithoutReplication(PostgresVersion version) throws Exception {
+        try (Connection connection = serversOf(version).source().open();
+                Statement statement = connection.createStatement()) {
+            statement.execute("DROP ROLE IF EXISTS pglane_reader");
+            statement.execute("CREATE ROLE pglane_reader LOGIN PASSWORD 'reader-secret'");
+        }
+        Map<String, String> config = configs(version).load(ConnectorConfigs.SOURCE_JSON);
+        config.put("database.user", "pglane_reader");
+        config.put("database.password", "reader-secret");
+
+        ValidationResult result = worker.rest().validate(SOURCE, config);
+
+        assertOneContains(result, "database.user", "needs the REPLICATION attribute");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("a topic prefix that is not a valid topic name is refused on topic.prefix")
+    void badTopicPrefix(PostgresVersion version) {
+        Map<String, String> config = configs(version).load(ConnectorConfigs.SOURCE_JSON);
+        config.put("topic.prefix", "bad prefix!");
+
+        ValidationResult result = worker.rest().validate(SOURCE, config);
+
+        assertFalse(result.errorsOn("topic.prefix").isEmpty(), result::toString);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("a sink conflict policy outside error, skip, upsert is refused on conflict.policy")
+    void unknownConflictPolicy(PostgresVersion version) {
+        Map<String, String> config = configs(version).load(ConnectorConfigs.SINK_JSON);
+        config.put("conflict.policy", "sometimes");
+
+        ValidationResult result = worker.rest().validate(SINK, config);
+
+        assertOneContains(result, "conflict.policy", "must be one of error, skip, upsert");
+    }
+
+    private static void assertOneContains(ValidationResult result, String key, String expected) {
+        assertTrue(
+                result.errorsOn(key).stream().anyMatch(message -> message.contains(expected)),
+                () -> "expected an error on " + key + " containing \"" + expected + "\"; got " + result);
+    }
+
+    /** A loopback port that was free a moment ago and that nothing listens on. */
+    private static int closedPort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}

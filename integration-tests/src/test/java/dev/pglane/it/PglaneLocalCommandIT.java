@@ -1,0 +1,164 @@
+package dev.pglane.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pglane.it.stack.ConnectRestClient;
+import dev.pglane.it.stack.Endpoints;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A developer runs {@code ./pglane-local up}, works against the endpoints it prints, checks the databases with
+ * {@code verify} and stops everything with {@code down}. The real script, in a state directory of its own
+ * ({@code PGLANE_LOCAL_HOME}) so it never meets a developer's running stack.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class PglaneLocalCommandIT {
+    private static final String SOURCE = "dev.pglane.source.PgSourceConnector";
+    private static final Path SCRIPT =
+            Path.of(System.getProperty("pglane.repo.root", "..")).resolve("pglane-local");
+
+    @TempDir
+    Path home;
+
+    @AfterEach
+    void leaveNothingRunning() throws Exception {
+        if (Files.exists(home.resolve("stack.pid"))) {
+            run(60, "down");
+        }
+    }
+
+    @Test
+    @DisplayName("up --no-connectors, verify before and after a source-only row, refuse a second up, down")
+    void upVerifyDown() throws Exception {
+        Result up = run(200, "up", "--no-connectors");
+        assertEquals(0, up.exitCode(), up::output);
+        assertTrue(up.output().contains("stack up in"), up::output);
+
+        Endpoints endpoints = Endpoints.read(home.resolve("endpoints.json"));
+        assertAllKeysPresent(home.resolve("endpoints.json"));
+        assertTrue(
+                new ConnectRestClient(endpoints.connectRestUrl())
+                        .connectorPlugins().stream().anyMatch(p -> p.className().equals(SOURCE)),
+                "the stack's worker does not offer " + SOURCE);
+        for (String jdbcUrl : List.of(endpoints.sourceJdbcUrl(), endpoints.targetJdbcUrl())) {
+            try (Connection connection = DriverManager.getConnection(jdbcUrl)) {
+                assertTrue(connection.isValid(5), jdbcUrl);
+            }
+        }
+        long pid = Long.parseLong(Files.readString(home.resolve("stack.pid")).trim());
+
+        Result refused = run(30, "up", "--no-connectors");
+        assertEquals(2, refused.exitCode(), refused::output);
+        assertTrue(refused.output().contains("already running"), refused::output);
+
+        Result equal = run(60, "verify");
+        assertEquals(0, equal.exitCode(), equal::output);
+
+        sql(
+                endpoints.sourceJdbcUrl(),
+                "CREATE TABLE public.orders (id int PRIMARY KEY, item text);"
+                        + " INSERT INTO public.orders VALUES (1, 'only on the source')");
+        sql(endpoints.targetJdbcUrl(), "CREATE TABLE public.orders (id int PRIMARY KEY, item text)");
+        Result different = run(60, "verify");
+        assertEquals(1, different.exitCode(), different::output);
+        assertTrue(different.output().contains("public.orders: DIFFERENT"), different::output);
+
+        Result down = run(90, "down");
+        assertEquals(0, down.exitCode(), down::output);
+        assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "stack JVM still alive");
+        for (String address : addresses(endpoints)) {
+            assertClosed(address);
+        }
+        assertFalse(Files.exists(home.resolve("endpoints.json")));
+    }
+
+    private static void assertAllKeysPresent(Path endpointsFile) throws IOException {
+        JsonNode json = new ObjectMapper().readTree(endpointsFile.toFile());
+        Set<String> keys = Set.of(
+                "sourceJdbcUrl",
+                "targetJdbcUrl",
+                "bootstrapServers",
+                "connectRestUrl",
+                "sourceConnector",
+                "sinkConnector");
+        List<String> present = new ArrayList<>();
+        json.fieldNames().forEachRemaining(present::add);
+        assertEquals(keys, Set.copyOf(present));
+    }
+
+    private static List<String> addresses(Endpoints endpoints) {
+        URI rest = URI.create(endpoints.connectRestUrl());
+        return List.of(
+                rest.getHost() + ":" + rest.getPort(),
+                endpoints.bootstrapServers(),
+                hostPort(endpoints.sourceJdbcUrl()),
+                hostPort(endpoints.targetJdbcUrl()));
+    }
+
+    private static String hostPort(String jdbcUrl) {
+        URI uri = URI.create(jdbcUrl.substring("jdbc:".length()));
+        return uri.getHost() + ":" + uri.getPort();
+    }
+
+    private static void assertClosed(String hostPort) {
+        String[] parts = hostPort.split(":");
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(parts[0], Integer.parseInt(parts[1])), 2000);
+            throw new AssertionError(hostPort + " still accepts connections after down");
+        } catch (ConnectException expected) {
+            // refused: nothing listens any more
+        } catch (IOException e) {
+            throw new AssertionError("probing " + hostPort + " failed oddly", e);
+        }
+    }
+
+    private static void sql(String jdbcUrl, String sql) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(jdbcUrl);
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    private record Result(int exitCode, String output) {}
+
+    private Result run(int timeoutSeconds, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
+        command.addAll(List.of(args));
+        Path output = Files.createTempFile(home, "pglane-local-", ".out");
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .directory(home.toFile());
+        builder.environment().put("PGLANE_LOCAL_HOME", home.toString());
+        Process process = builder.start();
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("./pglane-local " + String.join(" ", args) + " took over " + timeoutSeconds
+                    + " s:\n" + Files.readString(output));
+        }
+        return new Result(process.exitValue(), Files.readString(output));
+    }
+}
