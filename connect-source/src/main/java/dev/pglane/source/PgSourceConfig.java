@@ -1,0 +1,411 @@
+package dev.pglane.source;
+
+import static org.apache.kafka.common.config.ConfigDef.Importance.HIGH;
+import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
+import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
+import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
+import static org.apache.kafka.common.config.ConfigDef.Type.BOOLEAN;
+import static org.apache.kafka.common.config.ConfigDef.Type.INT;
+import static org.apache.kafka.common.config.ConfigDef.Type.LIST;
+import static org.apache.kafka.common.config.ConfigDef.Type.PASSWORD;
+import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
+
+import dev.pglane.source.config.ConfigGroup;
+import dev.pglane.source.config.EnumChoice;
+import dev.pglane.source.config.NamePattern;
+import dev.pglane.source.config.RegexList;
+import dev.pglane.source.config.WireCheck;
+import dev.pglane.source.database.DatabaseEndpoint;
+import dev.pglane.wire.TopicNames;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.types.Password;
+import org.postgresql.jdbc.SslMode;
+
+/**
+ * The source connector's configuration: every key with its doc and default, and typed accessors.
+ * Required keys have no {@code _DEFAULT}. docs/source-config.md is generated from {@link #CONFIG_DEF}.
+ */
+public final class PgSourceConfig extends AbstractConfig {
+    static final String GROUP_CONNECTION = "Connection";
+    static final String GROUP_REPLICATION = "Replication";
+    static final String GROUP_TOPICS = "Topics";
+    static final String GROUP_DECODING = "Decoding";
+
+    public static final String DATABASE_HOST = "database.host";
+    static final String DATABASE_HOST_DOC = "Host name or IP address of the source PostgreSQL server.";
+
+    public static final String DATABASE_PORT = "database.port";
+    static final String DATABASE_PORT_DOC = "TCP port of the source PostgreSQL server.";
+    static final int DATABASE_PORT_DEFAULT = 5432;
+
+    public static final String DATABASE_NAME = "database.name";
+    static final String DATABASE_NAME_DOC =
+            "Database to capture. A logical replication slot belongs to one database, so one connector reads one.";
+
+    public static final String DATABASE_USER = "database.user";
+    static final String DATABASE_USER_DOC = "Role to connect as. It needs the REPLICATION attribute (or superuser)"
+            + " and, when pglane creates the publication, CREATE on the database and ownership of the tables.";
+
+    public static final String DATABASE_PASSWORD = "database.password";
+    static final String DATABASE_PASSWORD_DOC = "Password of database.user; leave unset for trust or certificate"
+            + " authentication. Use a Connect config provider to keep it out of the connector config.";
+    static final Password DATABASE_PASSWORD_DEFAULT = null;
+
+    public static final String DATABASE_SSLMODE = "database.sslmode";
+    static final String DATABASE_SSLMODE_DOC = "TLS mode, as libpq's sslmode: disable, allow, prefer (TLS when the"
+            + " server offers it), require, verify_ca (also check the certificate chain), verify_full (also check"
+            + " the host name).";
+    static final String DATABASE_SSLMODE_DEFAULT = EnumChoice.valueOf(SslMode.PREFER);
+    static final EnumChoice<SslMode> SSL_MODES = EnumChoice.of(SslMode.class);
+
+    public static final String DATABASE_SSLROOTCERT = "database.sslrootcert";
+    static final String DATABASE_SSLROOTCERT_DOC = "File with the CA certificates that verify_ca and verify_full"
+            + " check the server against. Empty: pgjdbc's default, ~/.postgresql/root.crt of the worker's user.";
+    static final String DATABASE_SSLROOTCERT_DEFAULT = "";
+
+    public static final String DATABASE_CONNECT_TIMEOUT_MS = "database.connect.timeout.ms";
+    static final String DATABASE_CONNECT_TIMEOUT_MS_DOC = "How long to wait for a connection and its login"
+            + " (pgjdbc rounds it up to whole seconds). Validation gives its whole server check twice this time.";
+    static final int DATABASE_CONNECT_TIMEOUT_MS_DEFAULT = 10_000;
+
+    /** The keys that must be valid before validate() opens a connection. */
+    public static final List<String> DATABASE_KEYS = List.of(
+            DATABASE_HOST,
+            DATABASE_PORT,
+            DATABASE_NAME,
+            DATABASE_USER,
+            DATABASE_PASSWORD,
+            DATABASE_SSLMODE,
+            DATABASE_SSLROOTCERT,
+            DATABASE_CONNECT_TIMEOUT_MS);
+
+    public static final String SLOT_NAME = "slot.name";
+    static final String SLOT_NAME_DOC = "Logical replication slot to read; created with the pgoutput plugin when"
+            + " absent. The slot keeps WAL on the server until the connector confirms it, so drop it with"
+            + " pg_drop_replication_slot when the connector is deleted.";
+    static final String SLOT_NAME_DEFAULT = "pglane";
+
+    public static final String PUBLICATION_NAME = "publication.name";
+    static final String PUBLICATION_NAME_DOC = "Publication that selects the captured tables. Written as an"
+            + " unquoted PostgreSQL identifier, so it is the name that CREATE PUBLICATION without quotes creates.";
+    static final String PUBLICATION_NAME_DEFAULT = "pglane";
+
+    public static final String PUBLICATION_CREATE = "publication.create";
+    static final String PUBLICATION_CREATE_DOC = "Create the publication when it does not exist: FOR ALL TABLES"
+            + " when neither table list is set, else FOR TABLE with the tables the lists select. An existing"
+            + " publication is never altered; if it does not match the lists, validation fails.";
+    static final boolean PUBLICATION_CREATE_DEFAULT = true;
+
+    public static final String TABLE_INCLUDE_LIST = "table.include.list";
+    static final String TABLE_INCLUDE_LIST_DOC = "Capture only the tables whose schema.table matches one of these"
+            + " regular expressions (whole-name match). Cannot be combined with table.exclude.list.";
+    static final String TABLE_INCLUDE_LIST_DEFAULT = "";
+
+    public static final String TABLE_EXCLUDE_LIST = "table.exclude.list";
+    static final String TABLE_EXCLUDE_LIST_DOC = "Capture every table except those whose schema.table matches one"
+            + " of these regular expressions (whole-name match). Cannot be combined with table.include.list.";
+    static final String TABLE_EXCLUDE_LIST_DEFAULT = "";
+
+    public static final String STREAMING_MODE = "streaming.mode";
+    static final String STREAMING_MODE_DOC = "off: only committed transactions reach Kafka. on: the server streams"
+            + " large transactions while they run, so their changes reach Kafka before the commit (or an ABORT"
+            + " marker), and the server does not spill them to its own disk.";
+    static final String STREAMING_MODE_DEFAULT = EnumChoice.valueOf(StreamingMode.OFF);
+    static final EnumChoice<StreamingMode> STREAMING_MODES = EnumChoice.of(StreamingMode.class);
+
+    public static final String LOGICAL_MESSAGES = "logical.messages";
+    static final String LOGICAL_MESSAGES_DOC =
+            "Messages written with pg_logical_emit_message: drop (not even requested from the server) or emit.";
+    static final String LOGICAL_MESSAGES_DEFAULT = EnumChoice.valueOf(LogicalMessages.DROP);
+    static final EnumChoice<LogicalMessages> LOGICAL_MESSAGE_CHOICES = EnumChoice.of(LogicalMessages.class);
+
+    public static final String STATUS_INTERVAL_MS = "status.interval.ms";
+    static final String STATUS_INTERVAL_MS_DOC = "How often the reader reports its position to the server. Keep it"
+            + " well below the server's wal_sender_timeout (60 s by default) or the server drops the connection.";
+    static final int STATUS_INTERVAL_MS_DEFAULT = 10_000;
+
+    public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
+    static final String HEARTBEAT_INTERVAL_MS_DOC = "How often to emit a heartbeat record while the captured tables"
+            + " are idle, so the sink's view of the source position keeps moving. 0 turns heartbeats off.";
+    static final int HEARTBEAT_INTERVAL_MS_DEFAULT = 0;
+
+    public static final String RECONNECT_BACKOFF_INITIAL_MS = "reconnect.backoff.initial.ms";
+    static final String RECONNECT_BACKOFF_INITIAL_MS_DOC =
+            "Wait before the first reconnect after the replication connection is lost; it doubles on each failure.";
+    static final int RECONNECT_BACKOFF_INITIAL_MS_DEFAULT = 500;
+
+    public static final String RECONNECT_BACKOFF_MAX_MS = "reconnect.backoff.max.ms";
+    static final String RECONNECT_BACKOFF_MAX_MS_DOC = "Longest wait between reconnect attempts.";
+    static final int RECONNECT_BACKOFF_MAX_MS_DEFAULT = 30_000;
+
+    public static final String TOPIC_PREFIX = "topic.prefix";
+    static final String TOPIC_PREFIX_DOC = "Prefix of every topic the source writes: changes go to"
+            + " <prefix>.<schema>.<table> (or one topic, see topic.routing), commit markers to <prefix>.transactions."
+            + " The sink's source.topic.prefix must be the same.";
+
+    public static final String TOPIC_ROUTING = "topic.routing";
+    static final String TOPIC_ROUTING_DOC =
+            "per_table: one topic per table, <prefix>.<schema>.<table>. single: all changes in topic.single.name.";
+    static final String TOPIC_ROUTING_DEFAULT = EnumChoice.valueOf(TopicRouting.PER_TABLE);
+    static final EnumChoice<TopicRouting> TOPIC_ROUTINGS = EnumChoice.of(TopicRouting.class);
+
+    public static final String TOPIC_SINGLE_NAME = "topic.single.name";
+    static final String TOPIC_SINGLE_NAME_DOC =
+            "The topic of all changes when topic.routing is single. Empty: <prefix>.changes.";
+    static final String TOPIC_SINGLE_NAME_DEFAULT = "";
+
+    public static final String MARKER_BEGIN_ENABLED = "marker.begin.enabled";
+    static final String MARKER_BEGIN_ENABLED_DOC = "Also write a BEGIN marker before each transaction, for"
+            + " consumers that expect Debezium's BEGIN/END pairs. The sink needs only END and ABORT.";
+    static final boolean MARKER_BEGIN_ENABLED_DEFAULT = false;
+
+    public static final String DECODER_LANES = "decoder.lanes";
+    static final String DECODER_LANES_DOC = "Decoder threads that turn pgoutput tuples into records in parallel;"
+            + " the stream order is kept whatever the number. 0: one per available core.";
+    static final int DECODER_LANES_DEFAULT = 0;
+
+    public static final String DECODER_BATCH_SIZE = "decoder.batch.size";
+    static final String DECODER_BATCH_SIZE_DOC =
+            "Messages the reader hands to a decoder lane at once. Larger batches cost less hand-over per message.";
+    static final int DECODER_BATCH_SIZE_DEFAULT = 64;
+
+    public static final String DECODER_QUEUE_CAPACITY = "decoder.queue.capacity";
+    static final String DECODER_QUEUE_CAPACITY_DOC = "Batches each lane queue holds. With the batch size and the"
+            + " lane count it bounds the connector's memory; when full, the reader waits and the server holds back.";
+    static final int DECODER_QUEUE_CAPACITY_DEFAULT = 16;
+
+    public static final String POLL_BATCH_MAX_RECORDS = "poll.batch.max.records";
+    static final String POLL_BATCH_MAX_RECORDS_DOC = "Most records one poll() hands to Connect.";
+    static final int POLL_BATCH_MAX_RECORDS_DEFAULT = 2048;
+
+    public static final String NUMERIC_MAPPING = "numeric.mapping";
+    static final String NUMERIC_MAPPING_DOC = "How numeric columns appear in records: precise (Connect Decimal;"
+            + " NaN and infinities kept), string (the server's text) or double (lossy).";
+    static final String NUMERIC_MAPPING_DEFAULT = EnumChoice.valueOf(NumericMapping.PRECISE);
+    static final EnumChoice<NumericMapping> NUMERIC_MAPPINGS = EnumChoice.of(NumericMapping.class);
+
+    private static final NamePattern SLOT_NAME_RULE =
+            new NamePattern("[a-z0-9_]{1,63}", "1 to 63 lower-case letters, digits or underscores");
+    private static final NamePattern PUBLICATION_NAME_RULE = new NamePattern(
+            "[a-z_][a-z0-9_$]{0,62}",
+            "an unquoted PostgreSQL identifier: a lower-case letter or underscore, then up to 62 lower-case"
+                    + " letters, digits, underscores or dollar signs");
+    private static final String TOPIC_CHARS = "[a-zA-Z0-9._-]{1,249}";
+    private static final String TOPIC_CHARS_RULE = "1 to 249 characters from a-z, A-Z, 0-9, '.', '_' and '-'";
+    private static final WireCheck TOPIC_PREFIX_RULE = new WireCheck(
+            TopicNames::validatePrefix,
+            "characters from a-z, A-Z, 0-9, '.', '_' and '-', short enough for the .transactions suffix");
+    private static final NamePattern OPTIONAL_TOPIC_NAME_RULE =
+            new NamePattern("|" + TOPIC_CHARS, "empty or " + TOPIC_CHARS_RULE);
+
+    public static final ConfigDef CONFIG_DEF = configDef();
+
+    public PgSourceConfig(Map<?, ?> props) {
+        super(CONFIG_DEF, props);
+    }
+
+    /** The connection settings, from a parsed config or from the values of a validation. */
+    public static DatabaseEndpoint databaseEndpoint(Function<String, Object> parsed) {
+        return new DatabaseEndpoint(
+                (String) parsed.apply(DATABASE_HOST),
+                (Integer) parsed.apply(DATABASE_PORT),
+                (String) parsed.apply(DATABASE_NAME),
+                (String) parsed.apply(DATABASE_USER),
+                (Password) parsed.apply(DATABASE_PASSWORD),
+                SSL_MODES.parse((String) parsed.apply(DATABASE_SSLMODE)),
+                (String) parsed.apply(DATABASE_SSLROOTCERT),
+                Duration.ofMillis((Integer) parsed.apply(DATABASE_CONNECT_TIMEOUT_MS)));
+    }
+
+    /** The table lists, from a parsed config or from the values of a validation. */
+    @SuppressWarnings("unchecked")
+    public static TableFilter tableFilter(Function<String, Object> parsed) {
+        return new TableFilter(
+                (List<String>) parsed.apply(TABLE_INCLUDE_LIST), (List<String>) parsed.apply(TABLE_EXCLUDE_LIST));
+    }
+
+    public DatabaseEndpoint database() {
+        return databaseEndpoint(this::get);
+    }
+
+    public String slotName() {
+        return getString(SLOT_NAME);
+    }
+
+    public String publicationName() {
+        return getString(PUBLICATION_NAME);
+    }
+
+    public boolean publicationCreate() {
+        return getBoolean(PUBLICATION_CREATE);
+    }
+
+    public TableFilter tableFilter() {
+        return tableFilter(this::get);
+    }
+
+    public StreamingMode streamingMode() {
+        return STREAMING_MODES.parse(getString(STREAMING_MODE));
+    }
+
+    public LogicalMessages logicalMessages() {
+        return LOGICAL_MESSAGE_CHOICES.parse(getString(LOGICAL_MESSAGES));
+    }
+
+    public Duration statusInterval() {
+        return Duration.ofMillis(getInt(STATUS_INTERVAL_MS));
+    }
+
+    /** Empty when heartbeats are off. */
+    public Optional<Duration> heartbeatInterval() {
+        int millis = getInt(HEARTBEAT_INTERVAL_MS);
+        return millis == 0 ? Optional.empty() : Optional.of(Duration.ofMillis(millis));
+    }
+
+    public Duration reconnectBackoffInitial() {
+        return Duration.ofMillis(getInt(RECONNECT_BACKOFF_INITIAL_MS));
+    }
+
+    public Duration reconnectBackoffMax() {
+        return Duration.ofMillis(getInt(RECONNECT_BACKOFF_MAX_MS));
+    }
+
+    public String topicPrefix() {
+        return getString(TOPIC_PREFIX);
+    }
+
+    public TopicRouting topicRouting() {
+        return TOPIC_ROUTINGS.parse(getString(TOPIC_ROUTING));
+    }
+
+    /** The topics to write, following {@code topic.routing}. */
+    public TopicNames topicNames() {
+        if (topicRouting() == TopicRouting.PER_TABLE) {
+            return TopicNames.perTable(topicPrefix());
+        }
+        String name = getString(TOPIC_SINGLE_NAME);
+        return TopicNames.singleTopic(topicPrefix(), name.isEmpty() ? null : name);
+    }
+
+    public boolean markerBeginEnabled() {
+        return getBoolean(MARKER_BEGIN_ENABLED);
+    }
+
+    /** The number of decoder lanes, with 0 resolved to the cores this JVM may use. */
+    public int decoderLanes() {
+        int lanes = getInt(DECODER_LANES);
+        return lanes == 0 ? Runtime.getRuntime().availableProcessors() : lanes;
+    }
+
+    public int decoderBatchSize() {
+        return getInt(DECODER_BATCH_SIZE);
+    }
+
+    public int decoderQueueCapacity() {
+        return getInt(DECODER_QUEUE_CAPACITY);
+    }
+
+    public int pollBatchMaxRecords() {
+        return getInt(POLL_BATCH_MAX_RECORDS);
+    }
+
+    public NumericMapping numericMapping() {
+        return NUMERIC_MAPPINGS.parse(getString(NUMERIC_MAPPING));
+    }
+
+    private static ConfigDef configDef() {
+        ConfigDef def = new ConfigDef();
+        defineConnection(new ConfigGroup(def, GROUP_CONNECTION));
+        defineReplication(new ConfigGroup(def, GROUP_REPLICATION));
+        defineTopics(new ConfigGroup(def, GROUP_TOPICS));
+        defineDecoding(new ConfigGroup(def, GROUP_DECODING));
+        return def;
+    }
+
+    private static void defineConnection(ConfigGroup group) {
+        group.key(DATABASE_HOST, "Host", Width.LONG)
+                .define(STRING, NO_DEFAULT_VALUE, new NonEmptyString(), HIGH, DATABASE_HOST_DOC);
+        group.key(DATABASE_PORT, "Port", Width.SHORT)
+                .define(INT, DATABASE_PORT_DEFAULT, Range.between(1, 65535), HIGH, DATABASE_PORT_DOC);
+        group.key(DATABASE_NAME, "Database", Width.MEDIUM)
+                .define(STRING, NO_DEFAULT_VALUE, new NonEmptyString(), HIGH, DATABASE_NAME_DOC);
+        group.key(DATABASE_USER, "User", Width.MEDIUM)
+                .define(STRING, NO_DEFAULT_VALUE, new NonEmptyString(), HIGH, DATABASE_USER_DOC);
+        group.key(DATABASE_PASSWORD, "Password", Width.MEDIUM)
+                .define(PASSWORD, DATABASE_PASSWORD_DEFAULT, null, HIGH, DATABASE_PASSWORD_DOC);
+        group.key(DATABASE_SSLMODE, "TLS mode", Width.SHORT)
+                .define(STRING, DATABASE_SSLMODE_DEFAULT, SSL_MODES, MEDIUM, DATABASE_SSLMODE_DOC);
+        group.key(DATABASE_SSLROOTCERT, "TLS root certificates", Width.LONG)
+                .define(STRING, DATABASE_SSLROOTCERT_DEFAULT, null, LOW, DATABASE_SSLROOTCERT_DOC);
+        group.key(DATABASE_CONNECT_TIMEOUT_MS, "Connect timeout (ms)", Width.SHORT)
+                .define(
+                        INT,
+                        DATABASE_CONNECT_TIMEOUT_MS_DEFAULT,
+                        Range.atLeast(1),
+                        LOW,
+                        DATABASE_CONNECT_TIMEOUT_MS_DOC);
+    }
+
+    private static void defineReplication(ConfigGroup group) {
+        group.key(SLOT_NAME, "Replication slot", Width.MEDIUM)
+                .define(STRING, SLOT_NAME_DEFAULT, SLOT_NAME_RULE, HIGH, SLOT_NAME_DOC);
+        group.key(PUBLICATION_NAME, "Publication", Width.MEDIUM)
+                .define(STRING, PUBLICATION_NAME_DEFAULT, PUBLICATION_NAME_RULE, HIGH, PUBLICATION_NAME_DOC);
+        group.key(PUBLICATION_CREATE, "Create publication", Width.SHORT)
+                .define(BOOLEAN, PUBLICATION_CREATE_DEFAULT, null, MEDIUM, PUBLICATION_CREATE_DOC);
+        group.key(TABLE_INCLUDE_LIST, "Tables to include", Width.LONG)
+                .define(LIST, TABLE_INCLUDE_LIST_DEFAULT, new RegexList(), HIGH, TABLE_INCLUDE_LIST_DOC);
+        group.key(TABLE_EXCLUDE_LIST, "Tables to exclude", Width.LONG)
+                .define(LIST, TABLE_EXCLUDE_LIST_DEFAULT, new RegexList(), HIGH, TABLE_EXCLUDE_LIST_DOC);
+        group.key(STREAMING_MODE, "Streaming of large transactions", Width.SHORT)
+                .define(STRING, STREAMING_MODE_DEFAULT, STREAMING_MODES, MEDIUM, STREAMING_MODE_DOC);
+        group.key(LOGICAL_MESSAGES, "Logical decoding messages", Width.SHORT)
+                .define(STRING, LOGICAL_MESSAGES_DEFAULT, LOGICAL_MESSAGE_CHOICES, LOW, LOGICAL_MESSAGES_DOC);
+        group.key(STATUS_INTERVAL_MS, "Status interval (ms)", Width.SHORT)
+                .define(INT, STATUS_INTERVAL_MS_DEFAULT, Range.atLeast(1), LOW, STATUS_INTERVAL_MS_DOC);
+        group.key(HEARTBEAT_INTERVAL_MS, "Heartbeat interval (ms)", Width.SHORT)
+                .define(INT, HEARTBEAT_INTERVAL_MS_DEFAULT, Range.atLeast(0), MEDIUM, HEARTBEAT_INTERVAL_MS_DOC);
+        group.key(RECONNECT_BACKOFF_INITIAL_MS, "Reconnect backoff, first (ms)", Width.SHORT)
+                .define(
+                        INT,
+                        RECONNECT_BACKOFF_INITIAL_MS_DEFAULT,
+                        Range.atLeast(1),
+                        LOW,
+                        RECONNECT_BACKOFF_INITIAL_MS_DOC);
+        group.key(RECONNECT_BACKOFF_MAX_MS, "Reconnect backoff, longest (ms)", Width.SHORT)
+                .define(INT, RECONNECT_BACKOFF_MAX_MS_DEFAULT, Range.atLeast(1), LOW, RECONNECT_BACKOFF_MAX_MS_DOC);
+    }
+
+    private static void defineTopics(ConfigGroup group) {
+        group.key(TOPIC_PREFIX, "Topic prefix", Width.MEDIUM)
+                .define(STRING, NO_DEFAULT_VALUE, TOPIC_PREFIX_RULE, HIGH, TOPIC_PREFIX_DOC);
+        group.key(TOPIC_ROUTING, "Topic routing", Width.SHORT)
+                .define(STRING, TOPIC_ROUTING_DEFAULT, TOPIC_ROUTINGS, MEDIUM, TOPIC_ROUTING_DOC);
+        group.key(TOPIC_SINGLE_NAME, "Single topic name", Width.MEDIUM)
+                .define(STRING, TOPIC_SINGLE_NAME_DEFAULT, OPTIONAL_TOPIC_NAME_RULE, LOW, TOPIC_SINGLE_NAME_DOC);
+        group.key(MARKER_BEGIN_ENABLED, "BEGIN markers", Width.SHORT)
+                .define(BOOLEAN, MARKER_BEGIN_ENABLED_DEFAULT, null, LOW, MARKER_BEGIN_ENABLED_DOC);
+    }
+
+    private static void defineDecoding(ConfigGroup group) {
+        group.key(DECODER_LANES, "Decoder lanes", Width.SHORT)
+                .define(INT, DECODER_LANES_DEFAULT, Range.between(0, 64), MEDIUM, DECODER_LANES_DOC);
+        group.key(DECODER_BATCH_SIZE, "Decoder batch size", Width.SHORT)
+                .define(INT, DECODER_BATCH_SIZE_DEFAULT, Range.between(1, 65_536), LOW, DECODER_BATCH_SIZE_DOC);
+        group.key(DECODER_QUEUE_CAPACITY, "Decoder queue capacity", Width.SHORT)
+                .define(INT, DECODER_QUEUE_CAPACITY_DEFAULT, Range.between(1, 65_536), LOW, DECODER_QUEUE_CAPACITY_DOC);
+        group.key(POLL_BATCH_MAX_RECORDS, "Records per poll", Width.SHORT)
+                .define(INT, POLL_BATCH_MAX_RECORDS_DEFAULT, Range.atLeast(1), LOW, POLL_BATCH_MAX_RECORDS_DOC);
+        group.key(NUMERIC_MAPPING, "Numeric mapping", Width.SHORT)
+                .define(STRING, NUMERIC_MAPPING_DEFAULT, NUMERIC_MAPPINGS, MEDIUM, NUMERIC_MAPPING_DOC);
+    }
+}

@@ -1,0 +1,93 @@
+package dev.pglane.source;
+
+import dev.pglane.source.validate.SourceValidation;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.source.SourceConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Streams the changes of one PostgreSQL database into Kafka through logical replication
+ * (pgoutput). It validates the configuration against the live server and plans the one task.
+ */
+public final class PgSourceConnector extends SourceConnector {
+    /** The project version, written into a resource by the build so it is stated only in the pom. */
+    static final String VERSION = readVersion();
+
+    private static final Logger log = LoggerFactory.getLogger(PgSourceConnector.class);
+
+    private Map<String, String> props;
+
+    @Override
+    public String version() {
+        return VERSION;
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        PgSourceConfig config = new PgSourceConfig(props);
+        this.props = Map.copyOf(props);
+        log.info(
+                "Starting pglane source {} for {}/{} (slot {}, publication {})",
+                VERSION,
+                config.database().address(),
+                config.database().database(),
+                config.slotName(),
+                config.publicationName());
+    }
+
+    @Override
+    public Class<? extends Task> taskClass() {
+        return PgSourceTask.class;
+    }
+
+    /**
+     * Always one task: one replication slot is one ordered stream, and only one connection may read
+     * it. The parallelism is inside the task, in its decoder lanes ({@code decoder.lanes}).
+     */
+    @Override
+    public List<Map<String, String>> taskConfigs(int maxTasks) {
+        if (maxTasks > 1) {
+            log.info(
+                    "tasks.max is {}, but the source runs one task: a replication slot is one ordered stream;"
+                            + " decoding runs in parallel inside the task (decoder.lanes)",
+                    maxTasks);
+        }
+        return List.of(props);
+    }
+
+    @Override
+    public void stop() {
+        // The connector holds no resources: the task owns the replication connection.
+    }
+
+    @Override
+    public ConfigDef config() {
+        return PgSourceConfig.CONFIG_DEF;
+    }
+
+    @Override
+    public Config validate(Map<String, String> connectorConfigs) {
+        String name = connectorConfigs.getOrDefault("name", "source");
+        return SourceValidation.validate(super.validate(connectorConfigs), name);
+    }
+
+    private static String readVersion() {
+        try (InputStream in = PgSourceConnector.class.getResourceAsStream("version.properties")) {
+            Properties properties = new Properties();
+            properties.load(Objects.requireNonNull(in, "version.properties is missing from the plugin jar"));
+            return properties.getProperty("version");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.pglane.source.validate;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** The catalog queries about tables that the publication check needs. */
+final class DatabaseTables {
+    /** A table that a publication can hold: permanent, ordinary or partitioned, and not a partition. */
+    record Table(String schema, String table, boolean owned, boolean identified) {
+        String name() {
+            return schema + "." + table;
+        }
+    }
+
+    private DatabaseTables() {}
+
+    /**
+     * The publishable user tables. Partitions are left out: a publication holds their root. {@code
+     * identified}: it has a primary key or a replica identity, so its updates and deletes carry the
+     * old key. {@code owned}: the role may add it to a publication.
+     */
+    static List<Table> publishable(Connection connection) throws SQLException {
+        String sql = "SELECT n.nspname, c.relname, pg_has_role(c.relowner, 'USAGE'),"
+                + " c.relreplident IN ('f', 'i') OR (c.relreplident = 'd' AND EXISTS"
+                + " (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary))"
+                + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relpersistence = 'p'"
+                + " AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname !~ '^pg_(toast|temp)'"
+                + " ORDER BY 1, 2";
+        List<Table> tables = new ArrayList<>();
+        try (Statement st = connection.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                tables.add(new Table(rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getBoolean(4)));
+            }
+        }
+        return tables;
+    }
+
+    /**
+     * The tables a publication publishes, as {@code schema.table} of their partition root, so that
+     * publish_via_partition_root does not change the answer.
+     */
+    static Set<String> published(Connection connection, String publication) throws SQLException {
+        String sql = "SELECT DISTINCT rn.nspname || '.' || r.relname FROM pg_publication_tables pt"
+                + " JOIN pg_namespace n ON n.nspname = pt.schemaname"
+                + " JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = pt.tablename"
+                + " JOIN pg_class r ON r.oid = coalesce(pg_partition_root(c.oid), c.oid)"
+                + " JOIN pg_namespace rn ON rn.oid = r.relnamespace WHERE pt.pubname = ?";
+        Set<String> names = new HashSet<>();
+        try (PreparedStatement st = connection.prepareStatement(sql)) {
+            st.setString(1, publication);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    names.add(rs.getString(1));
+                }
+            }
+        }
+        return names;
+    }
+}

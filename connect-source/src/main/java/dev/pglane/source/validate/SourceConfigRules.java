@@ -1,0 +1,46 @@
+package dev.pglane.source.validate;
+
+import static dev.pglane.source.PgSourceConfig.RECONNECT_BACKOFF_INITIAL_MS;
+import static dev.pglane.source.PgSourceConfig.RECONNECT_BACKOFF_MAX_MS;
+import static dev.pglane.source.PgSourceConfig.TABLE_EXCLUDE_LIST;
+import static dev.pglane.source.PgSourceConfig.TABLE_INCLUDE_LIST;
+import static dev.pglane.source.PgSourceConfig.TOPIC_PREFIX;
+import static dev.pglane.source.PgSourceConfig.TOPIC_SINGLE_NAME;
+
+import dev.pglane.wire.TopicNames;
+import java.util.List;
+
+/** The rules between keys of the source config, checked once each key is valid on its own. */
+final class SourceConfigRules {
+    private SourceConfigRules() {}
+
+    static void check(ValidationReport report) {
+        if (report.isValid(TABLE_INCLUDE_LIST, TABLE_EXCLUDE_LIST)
+                && !((List<?>) report.value(TABLE_INCLUDE_LIST)).isEmpty()
+                && !((List<?>) report.value(TABLE_EXCLUDE_LIST)).isEmpty()) {
+            String message = TABLE_INCLUDE_LIST + " and " + TABLE_EXCLUDE_LIST + " cannot both be set; keep one";
+            report.add(new ConfigProblem(TABLE_INCLUDE_LIST, message));
+            report.add(new ConfigProblem(TABLE_EXCLUDE_LIST, message));
+        }
+        if (report.isValid(RECONNECT_BACKOFF_INITIAL_MS, RECONNECT_BACKOFF_MAX_MS)
+                && (Integer) report.value(RECONNECT_BACKOFF_INITIAL_MS)
+                        > (Integer) report.value(RECONNECT_BACKOFF_MAX_MS)) {
+            report.add(new ConfigProblem(
+                    RECONNECT_BACKOFF_INITIAL_MS,
+                    RECONNECT_BACKOFF_INITIAL_MS + " (" + report.value(RECONNECT_BACKOFF_INITIAL_MS)
+                            + ") must not be larger than " + RECONNECT_BACKOFF_MAX_MS + " ("
+                            + report.value(RECONNECT_BACKOFF_MAX_MS) + ")"));
+        }
+        if (report.isValid(TOPIC_PREFIX, TOPIC_SINGLE_NAME)) {
+            TopicNames topics = TopicNames.perTable((String) report.value(TOPIC_PREFIX));
+            Object single = report.value(TOPIC_SINGLE_NAME);
+            if (topics.transactionsTopic().equals(single)
+                    || topics.messagesTopic().equals(single)) {
+                report.add(new ConfigProblem(
+                        TOPIC_SINGLE_NAME,
+                        TOPIC_SINGLE_NAME + " '" + single + "' is taken by pglane's markers or messages under "
+                                + TOPIC_PREFIX + "; change records need a topic of their own"));
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package dev.pglane.source.validate;
+
+import static dev.pglane.source.PgSourceConfig.PUBLICATION_CREATE;
+import static dev.pglane.source.PgSourceConfig.PUBLICATION_NAME;
+import static dev.pglane.source.PgSourceConfig.SLOT_NAME;
+import static dev.pglane.source.PgSourceConfig.TABLE_EXCLUDE_LIST;
+import static dev.pglane.source.PgSourceConfig.TABLE_INCLUDE_LIST;
+
+import dev.pglane.source.PgSourceConfig;
+import dev.pglane.source.database.DatabaseEndpoint;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.config.Config;
+
+/**
+ * The source's {@code validate()}: field checks, then the rules between keys, then, once the
+ * connection keys are valid, the server checks. A server check runs only when the keys it reads
+ * are valid, so every message is about one mistake.
+ */
+public final class SourceValidation {
+    private SourceValidation() {}
+
+    /**
+     * @param fieldChecks the ConfigDef's own validation of the same config
+     * @param connectorName names the validation thread and session
+     */
+    public static Config validate(Config fieldChecks, String connectorName) {
+        ValidationReport report = new ValidationReport(fieldChecks);
+        SourceConfigRules.check(report);
+        if (report.isValid(PgSourceConfig.DATABASE_KEYS)) {
+            DatabaseEndpoint endpoint = PgSourceConfig.databaseEndpoint(report::value);
+            new ConnectionProbe(endpoint, connectorName)
+                    .run(serverChecks(report, endpoint))
+                    .forEach(report::add);
+        }
+        return report.toConfig();
+    }
+
+    private static List<ServerCheck> serverChecks(ValidationReport report, DatabaseEndpoint endpoint) {
+        List<ServerCheck> checks = new ArrayList<>();
+        checks.add(new LogicalReplicationCheck(endpoint));
+        if (report.isValid(SLOT_NAME)) {
+            checks.add(new SlotCheck((String) report.value(SLOT_NAME), endpoint));
+        }
+        if (report.isValid(PUBLICATION_NAME, PUBLICATION_CREATE, TABLE_INCLUDE_LIST, TABLE_EXCLUDE_LIST)) {
+            String listKey =
+                    ((List<?>) report.value(TABLE_INCLUDE_LIST)).isEmpty() ? TABLE_EXCLUDE_LIST : TABLE_INCLUDE_LIST;
+            checks.add(new PublicationCheck(
+                    (String) report.value(PUBLICATION_NAME),
+                    (Boolean) report.value(PUBLICATION_CREATE),
+                    PgSourceConfig.tableFilter(report::value),
+                    listKey,
+                    endpoint));
+        }
+        return checks;
+    }
+}

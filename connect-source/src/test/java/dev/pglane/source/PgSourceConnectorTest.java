@@ -1,0 +1,96 @@
+package dev.pglane.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.Test;
+
+class PgSourceConnectorTest {
+    /** Errors of one key; the config has no database.host, so validate() opens no connection. */
+    static List<String> errors(Map<String, String> props, String key) {
+        Config config = new PgSourceConnector().validate(props);
+        return config.configValues().stream()
+                .filter(v -> v.name().equals(key))
+                .findFirst()
+                .map(ConfigValue::errorMessages)
+                .orElseThrow();
+    }
+
+    static Map<String, String> withoutHost() {
+        Map<String, String> props = PgSourceConfigTest.minimal();
+        props.remove(PgSourceConfig.DATABASE_HOST);
+        return props;
+    }
+
+    @Test
+    void alwaysPlansOneTask() {
+        PgSourceConnector connector = new PgSourceConnector();
+        connector.start(PgSourceConfigTest.minimal());
+        List<Map<String, String>> tasks = connector.taskConfigs(8);
+        assertEquals(1, tasks.size());
+        assertEquals("pglane", tasks.get(0).get(PgSourceConfig.TOPIC_PREFIX));
+        assertEquals(PgSourceTask.class, connector.taskClass());
+    }
+
+    @Test
+    void versionComesFromTheBuild() {
+        String version = new PgSourceConnector().version();
+        assertFalse(version.isBlank());
+        assertFalse(version.contains("${"), version);
+        assertEquals(version, new PgSourceTask().version());
+    }
+
+    @Test
+    void taskRefusesToStart() {
+        ConnectException e = assertThrows(ConnectException.class, () -> new PgSourceTask().start(Map.of()));
+        assertTrue(e.getMessage().contains("issue #3"), e.getMessage());
+    }
+
+    @Test
+    void missingHostIsAFieldError() {
+        assertTrue(errors(withoutHost(), PgSourceConfig.DATABASE_HOST).get(0).contains("database.host"));
+    }
+
+    @Test
+    void includeAndExcludeListsExcludeEachOther() {
+        Map<String, String> props = withoutHost();
+        props.put(PgSourceConfig.TABLE_INCLUDE_LIST, "public\\.a");
+        props.put(PgSourceConfig.TABLE_EXCLUDE_LIST, "public\\.b");
+        String expected = "table.include.list and table.exclude.list cannot both be set";
+        assertTrue(errors(props, PgSourceConfig.TABLE_INCLUDE_LIST).get(0).contains(expected));
+        assertTrue(errors(props, PgSourceConfig.TABLE_EXCLUDE_LIST).get(0).contains(expected));
+    }
+
+    @Test
+    void backoffMustNotStartAboveItsMaximum() {
+        Map<String, String> props = withoutHost();
+        props.put(PgSourceConfig.RECONNECT_BACKOFF_INITIAL_MS, "60000");
+        assertEquals(
+                List.of("reconnect.backoff.initial.ms (60000) must not be larger than reconnect.backoff.max.ms"
+                        + " (30000)"),
+                errors(props, PgSourceConfig.RECONNECT_BACKOFF_INITIAL_MS));
+    }
+
+    @Test
+    void singleTopicMustNotBeTheMarkerTopic() {
+        Map<String, String> props = withoutHost();
+        props.put(PgSourceConfig.TOPIC_SINGLE_NAME, "pglane.transactions");
+        assertTrue(errors(props, PgSourceConfig.TOPIC_SINGLE_NAME).get(0).contains("is taken by pglane's markers"));
+    }
+
+    @Test
+    void validConfigWithoutConnectionKeysHasOnlyTheFieldError() {
+        Config config = new PgSourceConnector().validate(withoutHost());
+        long keysWithErrors = config.configValues().stream()
+                .filter(v -> !v.errorMessages().isEmpty())
+                .count();
+        assertEquals(1, keysWithErrors);
+    }
+}

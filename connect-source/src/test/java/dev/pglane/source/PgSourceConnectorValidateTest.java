@@ -1,0 +1,224 @@
+package dev.pglane.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** validate() against a real PostgreSQL: each problem on the right key, with the promised message. */
+class PgSourceConnectorValidateTest {
+    private static EmbeddedPostgres server;
+
+    @BeforeAll
+    static void startServer() throws IOException, SQLException {
+        server = EmbeddedPostgres.builder()
+                .setServerConfig("wal_level", "logical")
+                .setDataDirectoryCustomizer(PgSourceConnectorValidateTest::requirePasswordForOneRole)
+                .start();
+        sql(
+                "CREATE ROLE pw_user LOGIN REPLICATION PASSWORD 'right'",
+                "CREATE ROLE plain_user LOGIN",
+                "CREATE TABLE public.a (id int PRIMARY KEY)",
+                "CREATE TABLE public.b (id int PRIMARY KEY)",
+                "CREATE PUBLICATION pub_a FOR TABLE public.a",
+                "SELECT pg_create_physical_replication_slot('physical_slot')");
+    }
+
+    @AfterAll
+    static void stopServer() throws IOException {
+        server.close();
+    }
+
+    /** zonky trusts everyone; one role with a password lets the test see an authentication failure. */
+    static void requirePasswordForOneRole(java.io.File dataDirectory) {
+        try {
+            Files.writeString(
+                    dataDirectory.toPath().resolve("pg_hba.conf"),
+                    String.join(
+                            "\n",
+                            "host all pw_user 127.0.0.1/32 scram-sha-256",
+                            "host all pw_user ::1/128 scram-sha-256",
+                            "local all all trust",
+                            "host all all 127.0.0.1/32 trust",
+                            "host all all ::1/128 trust",
+                            ""));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void sql(String... statements) throws SQLException {
+        try (Connection c = server.getPostgresDatabase().getConnection();
+                Statement st = c.createStatement()) {
+            for (String statement : statements) {
+                st.execute(statement);
+            }
+        }
+    }
+
+    static Map<String, String> config(EmbeddedPostgres pg) {
+        Map<String, String> props = new HashMap<>();
+        props.put("name", "validate-test");
+        props.put(PgSourceConfig.DATABASE_HOST, "127.0.0.1");
+        props.put(PgSourceConfig.DATABASE_PORT, Integer.toString(pg.getPort()));
+        props.put(PgSourceConfig.DATABASE_NAME, "postgres");
+        props.put(PgSourceConfig.DATABASE_USER, "postgres");
+        props.put(PgSourceConfig.DATABASE_SSLMODE, "disable");
+        props.put(PgSourceConfig.TOPIC_PREFIX, "pglane");
+        return props;
+    }
+
+    static Map<String, List<String>> errors(Map<String, String> props) {
+        return new PgSourceConnector()
+                .validate(props).configValues().stream()
+                        .filter(v -> !v.errorMessages().isEmpty())
+                        .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
+    }
+
+    static void assertError(Map<String, List<String>> errors, String key, String expected) {
+        List<String> messages = errors.getOrDefault(key, List.of());
+        assertTrue(messages.stream().anyMatch(m -> m.contains(expected)), key + ": " + errors);
+    }
+
+    @Test
+    void workingSetupHasNoErrors() {
+        assertEquals(Map.of(), errors(config(server)));
+    }
+
+    @Test
+    void matchingPublicationHasNoErrors() {
+        Map<String, String> props = config(server);
+        props.put(PgSourceConfig.PUBLICATION_NAME, "pub_a");
+        props.put(PgSourceConfig.TABLE_INCLUDE_LIST, "public\\.a");
+        assertEquals(Map.of(), errors(props));
+    }
+
+    @Test
+    void walLevelReplicaIsReportedOnHost() throws IOException {
+        try (EmbeddedPostgres replica = EmbeddedPostgres.builder()
+                .setServerConfig("wal_level", "replica")
+                .start()) {
+            Map<String, List<String>> errors = errors(config(replica));
+            assertError(
+                    errors,
+                    PgSourceConfig.DATABASE_HOST,
+                    "wal_level is 'replica' on 127.0.0.1:" + replica.getPort()
+                            + "; the source needs wal_level=logical (set it in postgresql.conf and restart the"
+                            + " server)");
+        }
+    }
+
+    @Test
+    void closedPortIsReportedOnHostAndPort() throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Map<String, String> props = config(server);
+        props.put(PgSourceConfig.DATABASE_PORT, Integer.toString(port));
+        Map<String, List<String>> errors = errors(props);
+        String expected = "Cannot connect to PostgreSQL at 127.0.0.1:" + port + ": ";
+        assertError(errors, PgSourceConfig.DATABASE_HOST, expected);
+        assertError(errors, PgSourceConfig.DATABASE_PORT, expected);
+        assertEquals(2, errors.size(), errors.toString());
+    }
+
+    @Test
+    void silentServerTimesOut() throws IOException {
+        try (ServerSocket silent = new ServerSocket(0)) {
+            Map<String, String> props = config(server);
+            props.put(PgSourceConfig.DATABASE_PORT, Integer.toString(silent.getLocalPort()));
+            props.put(PgSourceConfig.DATABASE_CONNECT_TIMEOUT_MS, "500");
+            Map<String, List<String>> errors = errors(props);
+            String expected = "Cannot connect to PostgreSQL at 127.0.0.1:" + silent.getLocalPort() + ": ";
+            assertError(errors, PgSourceConfig.DATABASE_HOST, expected);
+            assertError(errors, PgSourceConfig.DATABASE_PORT, expected);
+        }
+    }
+
+    @Test
+    void wrongPasswordIsReportedOnUserAndPassword() {
+        Map<String, String> props = config(server);
+        props.put(PgSourceConfig.DATABASE_USER, "pw_user");
+        props.put(PgSourceConfig.DATABASE_PASSWORD, "wrong");
+        Map<String, List<String>> errors = errors(props);
+        assertError(errors, PgSourceConfig.DATABASE_USER, "PostgreSQL rejected user 'pw_user': ");
+        assertError(errors, PgSourceConfig.DATABASE_PASSWORD, "PostgreSQL rejected user 'pw_user': ");
+    }
+
+    @Test
+    void unknownRoleIsReportedOnUser() {
+        Map<String, String> props = config(server);
+        props.put(PgSourceConfig.DATABASE_USER, "nobody");
+        assertError(errors(props), PgSourceConfig.DATABASE_USER, "PostgreSQL rejected user 'nobody': ");
+    }
+
+    @Test
+    void missingDatabaseIsReportedOnName() {
+        Map<String, String> props = config(server);
+        props.put(PgSourceConfig.DATABASE_NAME, "nope");
+        assertError(
+                errors(props),
+                PgSourceConfig.DATABASE_NAME,
+                "Database 'nope' does not exist on 127.0.0.1:" + server.getPort());
+    }
+
+    @Test
+    void roleWithoutReplicationIsReportedOnUser() {
+        Map<String, String> props = config(server);
+        props.put(PgSourceConfig.DATABASE_USER, "plain_user");
+        Map<String, List<String>> errors = errors(props);
+        assertError(
+                errors,
+                PgSourceConfig.DATABASE_USER,
+                "Role 'plain_user' needs the REPLICATION attribute (ALTER ROLE plain_user REPLICATION) to read"
+                        + " logical replication");
+        assertError(errors, PgSourceConfig.PUBLICATION_NAME, "FOR ALL TABLES needs a superuser");
+    }
+
+    @Test
+    void publicationMismatchNamesTheTables() {
+        Map<String, String> props = config(server);
+        props.put(PgSourceConfig.PUBLICATION_NAME, "pub_a");
+        props.put(PgSourceConfig.TABLE_INCLUDE_LIST, "public\\.b");
+        Map<String, List<String>> errors = errors(props);
+        assertError(errors, PgSourceConfig.PUBLICATION_NAME, "it lacks public.b; it also publishes public.a");
+    }
+
+    @Test
+    void publicationThatIsNotForAllTables() {
+        Map<String, String> props = config(server);
+        props.put(PgSourceConfig.PUBLICATION_NAME, "pub_a");
+        assertError(errors(props), PgSourceConfig.PUBLICATION_NAME, "is not FOR ALL TABLES, but no table list is set");
+    }
+
+    @Test
+    void absentPublicationWithoutCreate() {
+        Map<String, String> props = config(server);
+        props.put(PgSourceConfig.PUBLICATION_NAME, "absent");
+        props.put(PgSourceConfig.PUBLICATION_CREATE, "false");
+        assertError(errors(props), PgSourceConfig.PUBLICATION_NAME, "publication.create is false");
+    }
+
+    @Test
+    void physicalSlotIsReportedOnSlotName() {
+        Map<String, String> props = config(server);
+        props.put(PgSourceConfig.SLOT_NAME, "physical_slot");
+        assertError(errors(props), PgSourceConfig.SLOT_NAME, "Replication slot 'physical_slot' on 127.0.0.1:");
+    }
+}
