@@ -12,6 +12,11 @@ import org.apache.kafka.connect.data.SchemaBuilder;
  * <p>{@code infinity}/{@code -infinity} travel as {@link Long#MAX_VALUE}/{@link Long#MIN_VALUE}
  * ({@link LocalDateTime#MAX}/{@link LocalDateTime#MIN} in Java). PostgreSQL timestamps have
  * microsecond precision, so encoding truncates nothing a column can hold.
+ *
+ * <p>Counting from 1970 instead of PostgreSQL's 2000 costs the top of the range: timestamps from
+ * 294247-01-10T04:00:54.775807 on (PostgreSQL allows up to the year 294276) overflow, and
+ * {@link #encode} throws {@link ArithmeticException}; the source sends those values in the
+ * envelope's {@code text_values}.
  */
 public final class MicroTimestamp {
 
@@ -29,6 +34,7 @@ public final class MicroTimestamp {
 
     /**
      * @throws IllegalArgumentException if {@code value} has nanoseconds below microsecond precision
+     * @throws ArithmeticException if {@code value} is beyond the INT64 range (see above)
      */
     public static long encode(LocalDateTime value) {
         if (value.equals(LocalDateTime.MAX)) {
@@ -40,7 +46,11 @@ public final class MicroTimestamp {
         if (value.getNano() % 1000 != 0) {
             throw new IllegalArgumentException("timestamp has sub-microsecond digits: " + value);
         }
-        return ChronoUnit.MICROS.between(EPOCH, value);
+        long micros = ChronoUnit.MICROS.between(EPOCH, value);
+        if (micros == POSITIVE_INFINITY || micros == NEGATIVE_INFINITY) {
+            throw new ArithmeticException("timestamp collides with the infinity encoding: " + value);
+        }
+        return micros;
     }
 
     public static LocalDateTime decode(long micros) {
