@@ -4,38 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.pglane.it.stack.ConnectorPlugin;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A user drops the two plugin directories on a worker's plugin.path; the worker offers both connectors. */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ConnectorPluginsIT {
-    private static final String SOURCE = "dev.pglane.source.PgSourceConnector";
-    private static final String SINK = "dev.pglane.sink.PgSinkConnector";
+    private static final String SOURCE = SharedWorker.SOURCE_CONNECTOR;
+    private static final String SINK = SharedWorker.SINK_CONNECTOR;
 
-    @TempDir
-    static Path workDir;
-
-    static WorkerFixture worker;
-
-    @BeforeAll
-    static void startWorker() {
-        worker = WorkerFixture.start(workDir);
-    }
-
-    @AfterAll
-    static void stopWorker() {
-        if (worker != null) {
-            worker.close();
-        }
-    }
+    @RegisterExtension
+    static final SharedWorker worker = new SharedWorker();
 
     @Test
     @DisplayName("GET /connector-plugins lists the source and the sink with the project's version")
@@ -43,8 +26,12 @@ class ConnectorPluginsIT {
         List<ConnectorPlugin> plugins = worker.rest().connectorPlugins();
         String version = System.getProperty("pglane.project.version", "0.1.0-SNAPSHOT");
 
-        assertEquals(List.of(new ConnectorPlugin(SOURCE, "source", version)), only(plugins, SOURCE), plugins::toString);
-        assertEquals(List.of(new ConnectorPlugin(SINK, "sink", version)), only(plugins, SINK), plugins::toString);
+        assertEquals(
+                List.of(new ConnectorPlugin(SOURCE, "source", version)),
+                only(plugins, SOURCE),
+                () -> "offered: " + plugins);
+        assertEquals(
+                List.of(new ConnectorPlugin(SINK, "sink", version)), only(plugins, SINK), () -> "offered: " + plugins);
     }
 
     @Test

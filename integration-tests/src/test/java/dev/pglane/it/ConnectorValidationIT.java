@@ -18,9 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,29 +32,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ConnectorValidationIT {
-    private static final String SOURCE = "dev.pglane.source.PgSourceConnector";
-    private static final String SINK = "dev.pglane.sink.PgSinkConnector";
+    private static final String SOURCE = SharedWorker.SOURCE_CONNECTOR;
+    private static final String SINK = SharedWorker.SINK_CONNECTOR;
+
+    @RegisterExtension
+    static final SharedWorker worker = new SharedWorker();
 
     @TempDir
     static Path workDir;
 
-    static WorkerFixture worker;
     static final Map<PostgresVersion, DatabasePair> servers = new EnumMap<>(PostgresVersion.class);
 
-    @BeforeAll
-    static void startWorker() {
-        worker = WorkerFixture.start(workDir);
-    }
-
     @AfterAll
-    static void stopAll() {
-        try {
-            servers.values().forEach(DatabasePair::close);
-        } finally {
-            if (worker != null) {
-                worker.close();
-            }
-        }
+    static void stopServers() {
+        servers.values().forEach(DatabasePair::close);
     }
 
     static List<PostgresVersion> versions() {
@@ -69,6 +60,14 @@ class ConnectorValidationIT {
     private static ConnectorConfigs configs(PostgresVersion version) {
         DatabasePair pair = serversOf(version);
         return ConnectorConfigs.forStack(pair.source(), pair.target(), worker.bootstrapServers());
+    }
+
+    /** Validates an example config with some settings changed, as a user editing the example would. */
+    private static ValidationResult validateChanged(
+            PostgresVersion version, String connectorClass, String template, Map<String, String> changes) {
+        Map<String, String> config = configs(version).load(template);
+        config.putAll(changes);
+        return worker.rest().validate(connectorClass, config);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -98,10 +97,8 @@ class ConnectorValidationIT {
     @DisplayName("a source pointed at a port where nothing listens is reported on database.host and database.port")
     void unreachableSourceServer(PostgresVersion version) throws Exception {
         int closedPort = closedPort();
-        Map<String, String> config = configs(version).load(ConnectorConfigs.SOURCE_JSON);
-        config.put("database.port", String.valueOf(closedPort));
-
-        ValidationResult result = worker.rest().validate(SOURCE, config);
+        ValidationResult result = validateChanged(
+                version, SOURCE, ConnectorConfigs.SOURCE_JSON, Map.of("database.port", String.valueOf(closedPort)));
 
         String expected = "Cannot connect to PostgreSQL at 127.0.0.1:" + closedPort;
         assertOneContains(result, "database.port", expected);
@@ -113,10 +110,11 @@ class ConnectorValidationIT {
     @DisplayName("a source server without logical decoding (wal_level=replica) is refused on database.host")
     void sourceServerWithoutLogicalDecoding(PostgresVersion version) {
         PostgresNode replicaLevel = serversOf(version).target();
-        Map<String, String> config = configs(version).load(ConnectorConfigs.SOURCE_JSON);
-        config.put("database.port", String.valueOf(replicaLevel.port()));
-
-        ValidationResult result = worker.rest().validate(SOURCE, config);
+        ValidationResult result = validateChanged(
+                version,
+                SOURCE,
+                ConnectorConfigs.SOURCE_JSON,
+                Map.of("database.port", String.valueOf(replicaLevel.port())));
 
         assertOneContains(result, "database.host", "wal_level is 'replica'");
     }
@@ -130,11 +128,11 @@ class ConnectorValidationIT {
             statement.execute("DROP ROLE IF EXISTS pglane_reader");
             statement.execute("CREATE ROLE pglane_reader LOGIN PASSWORD 'reader-secret'");
         }
-        Map<String, String> config = configs(version).load(ConnectorConfigs.SOURCE_JSON);
-        config.put("database.user", "pglane_reader");
-        config.put("database.password", "reader-secret");
-
-        ValidationResult result = worker.rest().validate(SOURCE, config);
+        ValidationResult result = validateChanged(
+                version,
+                SOURCE,
+                ConnectorConfigs.SOURCE_JSON,
+                Map.of("database.user", "pglane_reader", "database.password", "reader-secret"));
 
         assertOneContains(result, "database.user", "needs the REPLICATION attribute");
     }
@@ -143,10 +141,8 @@ class ConnectorValidationIT {
     @MethodSource("versions")
     @DisplayName("a topic prefix that is not a valid topic name is refused on topic.prefix")
     void badTopicPrefix(PostgresVersion version) {
-        Map<String, String> config = configs(version).load(ConnectorConfigs.SOURCE_JSON);
-        config.put("topic.prefix", "bad prefix!");
-
-        ValidationResult result = worker.rest().validate(SOURCE, config);
+        ValidationResult result =
+                validateChanged(version, SOURCE, ConnectorConfigs.SOURCE_JSON, Map.of("topic.prefix", "bad prefix!"));
 
         assertFalse(result.errorsOn("topic.prefix").isEmpty(), result::toString);
     }
@@ -155,10 +151,8 @@ class ConnectorValidationIT {
     @MethodSource("versions")
     @DisplayName("a sink conflict policy outside error, skip, upsert is refused on conflict.policy")
     void unknownConflictPolicy(PostgresVersion version) {
-        Map<String, String> config = configs(version).load(ConnectorConfigs.SINK_JSON);
-        config.put("conflict.policy", "sometimes");
-
-        ValidationResult result = worker.rest().validate(SINK, config);
+        ValidationResult result =
+                validateChanged(version, SINK, ConnectorConfigs.SINK_JSON, Map.of("conflict.policy", "sometimes"));
 
         assertOneContains(result, "conflict.policy", "must be one of error, skip, upsert");
     }

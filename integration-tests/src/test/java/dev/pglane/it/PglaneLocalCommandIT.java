@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pglane.it.stack.ConnectRestClient;
+import dev.pglane.it.stack.ConnectorStatus;
 import dev.pglane.it.stack.Endpoints;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class PglaneLocalCommandIT {
-    private static final String SOURCE = "dev.pglane.source.PgSourceConnector";
+    private static final String SOURCE = SharedWorker.SOURCE_CONNECTOR;
     private static final Path SCRIPT =
             Path.of(System.getProperty("pglane.repo.root", "..")).resolve("pglane-local");
 
@@ -93,6 +94,30 @@ class PglaneLocalCommandIT {
             assertClosed(address);
         }
         assertFalse(Files.exists(home.resolve("endpoints.json")));
+    }
+
+    @Test
+    @DisplayName("up creates both connectors from config-examples and reports the states Connect reports")
+    void upWithConnectorsReportsTheirStates() throws Exception {
+        Result up = run(200, "up");
+        assertEquals(0, up.exitCode(), up::output);
+
+        Endpoints endpoints = Endpoints.read(home.resolve("endpoints.json"));
+        assertEquals("pglane-source", endpoints.sourceConnector());
+        assertEquals("pglane-sink", endpoints.sinkConnector());
+        ConnectRestClient rest = new ConnectRestClient(endpoints.connectRestUrl());
+        boolean allRunning = true;
+        for (String name : List.of("pglane-source", "pglane-sink")) {
+            // whatever Connect says, up and status say the same: a failed task is shown, not hidden
+            ConnectorStatus status = rest.status(name);
+            assertTrue(up.output().contains(name + ": connector " + status.state()), up::output);
+            allRunning &= status.isRunning();
+        }
+        Result status = run(60, "status");
+        assertEquals(allRunning ? 0 : 1, status.exitCode(), status::output);
+        assertTrue(status.output().contains("pglane-sink: connector "), status::output);
+
+        assertEquals(0, run(90, "down").exitCode());
     }
 
     private static void assertAllKeysPresent(Path endpointsFile) throws IOException {

@@ -1,0 +1,76 @@
+package dev.pglane.it;
+
+import dev.pglane.it.stack.ConnectNode;
+import dev.pglane.it.stack.ConnectRestClient;
+import dev.pglane.it.stack.KafkaNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A broker and a Connect worker that load the packaged pglane plugins, started once for a test class: starting them
+ * is most of an integration test's cost, and the tests only add connectors or validate configs.
+ *
+ * <pre>{@code @RegisterExtension static final SharedWorker worker = new SharedWorker();}</pre>
+ */
+public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
+    public static final String SOURCE_CONNECTOR = "dev.pglane.source.PgSourceConnector";
+    public static final String SINK_CONNECTOR = "dev.pglane.sink.PgSinkConnector";
+
+    private Path workDir;
+    private KafkaNode kafka;
+    private ConnectNode connect;
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException {
+        workDir = Files.createTempDirectory("pglane-worker-");
+        kafka = KafkaNode.start(workDir);
+        connect = ConnectNode.start(kafka.bootstrapServers(), pluginPath());
+    }
+
+    /** The worker first, then the broker: a worker whose broker is gone waits out its client timeouts. */
+    @Override
+    public void afterAll(ExtensionContext context) throws IOException {
+        try {
+            if (connect != null) {
+                connect.close();
+            }
+        } finally {
+            if (kafka != null) {
+                kafka.close();
+            }
+            deleteRecursively(workDir);
+        }
+    }
+
+    public ConnectRestClient rest() {
+        return connect.rest();
+    }
+
+    public String bootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    /** The {@code plugin.path} the build laid out from the packaged plugins (failsafe passes it). */
+    private static Path pluginPath() {
+        String dir = System.getProperty("pglane.plugin.path");
+        if (dir == null || !Files.isDirectory(Path.of(dir, "pglane-source"))) {
+            throw new IllegalStateException("pglane.plugin.path is not a plugin.path with pglane-source/: " + dir
+                    + " (run the tests through mvn verify)");
+        }
+        return Path.of(dir);
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}
