@@ -4,16 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.pglane.wire.TransactionKey;
-import dev.pglane.wire.envelope.EnvelopeSchemas;
+import dev.pglane.wire.envelope.EnvelopeSamples;
 import dev.pglane.wire.envelope.SourceInfo;
 import dev.pglane.wire.envelope.TransactionInfo;
 import dev.pglane.wire.marker.MarkerCodec;
-import dev.pglane.wire.types.Column;
-import dev.pglane.wire.types.NumericMapping;
-import dev.pglane.wire.types.PgColumnType;
-import dev.pglane.wire.types.PgType;
-import dev.pglane.wire.types.RowSchemas;
-import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.avro.LogicalType;
 import org.apache.avro.Schema;
@@ -49,17 +43,7 @@ class WireAvroSchemasTest {
 
     @Test
     void exampleEnvelopeMatches() {
-        org.apache.kafka.connect.data.Schema row = RowSchemas.build(
-                "shop",
-                "public",
-                "orders",
-                List.of(
-                        new Column("id", PgColumnType.of(PgType.INT4, -1), true),
-                        new Column("amount", PgColumnType.of(PgType.NUMERIC, (10 << 16 | 2) + 4), false),
-                        new Column("note", PgColumnType.of(PgType.TEXT, -1), false),
-                        new Column("placed_at", PgColumnType.of(PgType.TIMESTAMPTZ, -1), false)),
-                NumericMapping.PRECISE);
-        assertSameShape(converted(new EnvelopeSchemas().forRow(row)), WireAvroSchemas.exampleEnvelope());
+        assertSameShape(converted(EnvelopeSamples.ENVELOPE), WireAvroSchemas.exampleEnvelope());
         assertEquals(
                 "shop.public.orders.Envelope", WireAvroSchemas.exampleEnvelope().getFullName());
     }

@@ -12,6 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.WireFormatException;
+import dev.pglane.wire.types.Column;
+import dev.pglane.wire.types.NumericMapping;
+import dev.pglane.wire.types.PgColumnType;
+import dev.pglane.wire.types.PgType;
+import dev.pglane.wire.types.RowSchemas;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -31,7 +36,7 @@ class ChangeEnvelopeTest {
         assertEquals(1, struct.schema().version());
         assertEquals("u", struct.getString("op"));
         assertEquals(List.of("note"), struct.getArray("unchanged_toast"));
-        assertEquals(Map.of("after.total", "NaN"), struct.getMap("text_values"));
+        assertEquals(Map.of("after.amount", "NaN"), struct.getMap("text_values"));
         Struct tx = struct.getStruct("transaction");
         assertEquals("4000000000", tx.getString("id"));
         assertEquals(4_000_000_000L, tx.getInt64("xid"));
@@ -42,8 +47,36 @@ class ChangeEnvelopeTest {
         assertEquals("[\"256\",\"4294967456\"]", src.getString("sequence"));
         assertEquals(1_700_000_000_123L, src.getInt64("ts_ms"));
         assertEquals(1_700_000_000_123_456_000L, src.getInt64("ts_ns"));
-        assertEquals(new BigDecimal("2.50"), struct.getStruct("after").get("amount"));
+        assertEquals(new BigDecimal("1.50"), struct.getStruct("before").get("amount"));
+        assertEquals("2024-03-01T12:30:00.250000Z", struct.getStruct("after").get("placed_at"));
 
+        assertEquals(event, ChangeEnvelope.fromStruct(struct));
+    }
+
+    @Test
+    void valuesTheTypedFieldCannotHoldTravelAsText() {
+        Schema row = RowSchemas.build(
+                "shop",
+                "public",
+                "grids",
+                List.of(
+                        new Column("id", PgColumnType.of(PgType.INT4, -1), true),
+                        new Column("cells", PgColumnType.of(1007, -1), false),
+                        new Column("weight", PgColumnType.of(PgType.NUMERIC, -1), false)),
+                NumericMapping.PRECISE);
+        Schema envelope = new EnvelopeSchemas().forRow(row);
+        ChangeEvent event = ChangeEvent.builder(Op.UPDATE, source(7, Lsn.parse("0/10")), transaction(7, 1))
+                .before(new Struct(row).put("id", 1).put("cells", List.of(1, 2)))
+                .after(new Struct(row).put("id", 1))
+                .textValue(RowImage.BEFORE, "weight", "-Infinity")
+                .textValue(RowImage.AFTER, "cells", "[0:1]={{1,2},{3,4}}")
+                .textValue(RowImage.AFTER, "weight", "Infinity")
+                .build();
+        Struct struct = ChangeEnvelope.toStruct(event, envelope);
+        assertEquals(
+                Map.of("before.weight", "-Infinity", "after.cells", "[0:1]={{1,2},{3,4}}", "after.weight", "Infinity"),
+                struct.getMap("text_values"));
+        assertNull(struct.getStruct("after").get("cells"));
         assertEquals(event, ChangeEnvelope.fromStruct(struct));
     }
 

@@ -79,8 +79,8 @@ class ChangeEventTest {
     @Test
     void textValuesNeedANullColumnOfAPresentRow() {
         assertEquals(
-                "envelope field 'text_values': names a column of before, which is absent (value: before.total)",
-                failure(builder(Op.CREATE).after(row(1, null, null)).textValue(RowImage.BEFORE, "total", "NaN")));
+                "envelope field 'text_values': names a column of before, which is absent (value: before.amount)",
+                failure(builder(Op.CREATE).after(row(1, null, null)).textValue(RowImage.BEFORE, "amount", "NaN")));
         assertEquals(
                 "envelope field 'text_values': the column's typed field in after must be null (value: amount)",
                 failure(builder(Op.CREATE).after(row(1, "1.00", null)).textValue(RowImage.AFTER, "amount", "NaN")));
