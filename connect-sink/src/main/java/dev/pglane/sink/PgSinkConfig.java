@@ -1,0 +1,369 @@
+package dev.pglane.sink;
+
+import static org.apache.kafka.common.config.ConfigDef.Importance.HIGH;
+import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
+import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
+import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
+import static org.apache.kafka.common.config.ConfigDef.Type.BOOLEAN;
+import static org.apache.kafka.common.config.ConfigDef.Type.INT;
+import static org.apache.kafka.common.config.ConfigDef.Type.LONG;
+import static org.apache.kafka.common.config.ConfigDef.Type.PASSWORD;
+import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
+
+import dev.pglane.sink.config.ConfigGroup;
+import dev.pglane.sink.config.EnumChoice;
+import dev.pglane.sink.config.NamePattern;
+import dev.pglane.sink.config.WireCheck;
+import dev.pglane.sink.database.DatabaseEndpoint;
+import dev.pglane.wire.TopicNames;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.types.Password;
+import org.postgresql.jdbc.SslMode;
+
+/**
+ * The sink connector's configuration: every key with its doc and default, and typed accessors.
+ * Required keys have no {@code _DEFAULT}. Connect's own {@code topics}/{@code topics.regex} are not
+ * defined here. docs/sink-config.md is generated from {@link #CONFIG_DEF}.
+ */
+public final class PgSinkConfig extends AbstractConfig {
+    static final String GROUP_CONNECTION = "Connection";
+    static final String GROUP_INPUT = "Input";
+    static final String GROUP_APPLY = "Apply";
+    static final String GROUP_BUFFERING = "Buffering";
+    static final String GROUP_PROGRESS = "Progress";
+    static final String GROUP_TABLES = "Tables";
+
+    public static final String DATABASE_HOST = "database.host";
+    static final String DATABASE_HOST_DOC = "Host name or IP address of the target PostgreSQL server.";
+
+    public static final String DATABASE_PORT = "database.port";
+    static final String DATABASE_PORT_DOC = "TCP port of the target PostgreSQL server.";
+    static final int DATABASE_PORT_DEFAULT = 5432;
+
+    public static final String DATABASE_NAME = "database.name";
+    static final String DATABASE_NAME_DOC = "Database to apply the changes to.";
+
+    public static final String DATABASE_USER = "database.user";
+    static final String DATABASE_USER_DOC = "Role to apply as. It needs to set session_replication_role (superuser,"
+            + " or on PostgreSQL 15+ GRANT SET ON PARAMETER session_replication_role), write access to the target"
+            + " tables, and what progress.store needs.";
+
+    public static final String DATABASE_PASSWORD = "database.password";
+    static final String DATABASE_PASSWORD_DOC = "Password of database.user; leave unset for trust or certificate"
+            + " authentication. Use a Connect config provider to keep it out of the connector config.";
+    static final Password DATABASE_PASSWORD_DEFAULT = null;
+
+    public static final String DATABASE_SSLMODE = "database.sslmode";
+    static final String DATABASE_SSLMODE_DOC = "TLS mode, as libpq's sslmode: disable, allow, prefer (TLS when the"
+            + " server offers it), require, verify_ca (also check the certificate chain), verify_full (also check"
+            + " the host name).";
+    static final String DATABASE_SSLMODE_DEFAULT = EnumChoice.valueOf(SslMode.PREFER);
+    static final EnumChoice<SslMode> SSL_MODES = EnumChoice.of(SslMode.class);
+
+    public static final String DATABASE_SSLROOTCERT = "database.sslrootcert";
+    static final String DATABASE_SSLROOTCERT_DOC = "File with the CA certificates that verify_ca and verify_full"
+            + " check the server against. Empty: pgjdbc's default, ~/.postgresql/root.crt of the worker's user.";
+    static final String DATABASE_SSLROOTCERT_DEFAULT = "";
+
+    public static final String DATABASE_CONNECT_TIMEOUT_MS = "database.connect.timeout.ms";
+    static final String DATABASE_CONNECT_TIMEOUT_MS_DOC = "How long to wait for a connection and its login"
+            + " (pgjdbc rounds it up to whole seconds). Validation gives its whole server check twice this time.";
+    static final int DATABASE_CONNECT_TIMEOUT_MS_DEFAULT = 10_000;
+
+    /** The keys that must be valid before validate() opens a connection. */
+    public static final List<String> DATABASE_KEYS = List.of(
+            DATABASE_HOST,
+            DATABASE_PORT,
+            DATABASE_NAME,
+            DATABASE_USER,
+            DATABASE_PASSWORD,
+            DATABASE_SSLMODE,
+            DATABASE_SSLROOTCERT,
+            DATABASE_CONNECT_TIMEOUT_MS);
+
+    public static final String SOURCE_TOPIC_PREFIX = "source.topic.prefix";
+    static final String SOURCE_TOPIC_PREFIX_DOC = "The topic.prefix of the pglane source whose changes this sink"
+            + " applies. Its marker topic, <prefix>.transactions, tells the transaction boundaries and the commit"
+            + " order, so topics or topics.regex must include it besides the change topics.";
+
+    public static final String APPLY_WORKERS = "apply.workers";
+    static final String APPLY_WORKERS_DOC = "Sessions that apply transactions at the same time. Transactions that"
+            + " touch the same rows wait for each other, and all commit in source order. 1 applies serially.";
+    static final int APPLY_WORKERS_DEFAULT = 4;
+
+    public static final String APPLY_BATCH_MAX_ROWS = "apply.batch.max.rows";
+    static final String APPLY_BATCH_MAX_ROWS_DOC =
+            "Most rows of one table and operation sent to the target as one batched statement.";
+    static final int APPLY_BATCH_MAX_ROWS_DEFAULT = 1000;
+
+    public static final String CONFLICT_POLICY = "conflict.policy";
+    static final String CONFLICT_POLICY_DOC = "When an insert finds its key taken, or an update or delete finds no"
+            + " row: error (stop the task, naming transaction, table and key), skip (log, count and go on) or"
+            + " upsert (insert or overwrite; a delete of a missing row is skipped).";
+    static final String CONFLICT_POLICY_DEFAULT = EnumChoice.valueOf(ConflictPolicy.ERROR);
+    static final EnumChoice<ConflictPolicy> CONFLICT_POLICIES = EnumChoice.of(ConflictPolicy.class);
+
+    public static final String SYNCHRONOUS_COMMIT = "synchronous.commit";
+    static final String SYNCHRONOUS_COMMIT_DOC = "synchronous_commit of the apply sessions. off is safe: progress"
+            + " commits with the changes, and one synchronous commit precedes each consumer offset commit.";
+    static final String SYNCHRONOUS_COMMIT_DEFAULT = EnumChoice.valueOf(SynchronousCommit.OFF);
+    static final EnumChoice<SynchronousCommit> SYNCHRONOUS_COMMITS = EnumChoice.of(SynchronousCommit.class);
+
+    public static final String DEADLOCK_CHECK_INTERVAL_MS = "deadlock.check.interval.ms";
+    static final String DEADLOCK_CHECK_INTERVAL_MS_DOC = "How often the sink looks for a worker that waits for a"
+            + " lock held by a later transaction, which the commit order would never release; the later one is"
+            + " rolled back and retried.";
+    static final int DEADLOCK_CHECK_INTERVAL_MS_DEFAULT = 500;
+
+    public static final String APPLY_RETRY_MAX = "apply.retry.max";
+    static final String APPLY_RETRY_MAX_DOC =
+            "Retries of a transaction after a transient failure (lost connection, serialization failure) before"
+                    + " the task fails.";
+    static final int APPLY_RETRY_MAX_DEFAULT = 10;
+
+    public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
+    static final String RETRY_BACKOFF_MS_DOC = "Wait before retrying after a transient failure.";
+    static final int RETRY_BACKOFF_MS_DEFAULT = 1000;
+
+    public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
+    static final String BUFFER_MAX_BYTES_DOC = "Memory for transactions being assembled; beyond it the largest"
+            + " transactions spill to spill.directory.";
+    static final long BUFFER_MAX_BYTES_DEFAULT = 268_435_456L;
+
+    public static final String BUFFER_MAX_TRANSACTIONS = "buffer.max.transactions";
+    static final String BUFFER_MAX_TRANSACTIONS_DOC =
+            "Most transactions held between their arrival and their commit on the target.";
+    static final int BUFFER_MAX_TRANSACTIONS_DEFAULT = 10_000;
+
+    public static final String SPILL_DIRECTORY = "spill.directory";
+    static final String SPILL_DIRECTORY_DOC =
+            "Where large transactions spill to. Empty: <java.io.tmpdir>/pglane-spill/<connector name>.";
+    static final String SPILL_DIRECTORY_DEFAULT = "";
+
+    public static final String PROGRESS_STORE = "progress.store";
+    static final String PROGRESS_STORE_DOC = "Where each applied transaction records the source position, in the"
+            + " same commit: table (progress.table) or replication_origin (as PostgreSQL's subscriber does; the"
+            + " role needs EXECUTE on the pg_replication_origin_* functions).";
+    static final String PROGRESS_STORE_DEFAULT = EnumChoice.valueOf(ProgressStore.TABLE);
+    static final EnumChoice<ProgressStore> PROGRESS_STORES = EnumChoice.of(ProgressStore.class);
+
+    public static final String PROGRESS_TABLE = "progress.table";
+    static final String PROGRESS_TABLE_DOC = "The progress table when progress.store is table; created when absent,"
+            + " so the role needs CREATE on its schema, or SELECT, INSERT and UPDATE on an existing table.";
+    static final String PROGRESS_TABLE_DEFAULT = "public.pglane_progress";
+
+    public static final String TABLE_NAME_FORMAT = "table.name.format";
+    static final String TABLE_NAME_FORMAT_DOC = "The target table of a source table: ${schema} and ${table} are"
+            + " replaced by the source names. The default keeps them.";
+    static final String TABLE_NAME_FORMAT_DEFAULT = "${schema}.${table}";
+
+    public static final String AUTO_CREATE = "auto.create";
+    static final String AUTO_CREATE_DOC = "Create a missing target table from the source table's columns and key.";
+    static final boolean AUTO_CREATE_DEFAULT = false;
+
+    public static final String AUTO_EVOLVE = "auto.evolve";
+    static final String AUTO_EVOLVE_DOC = "Add a column that the source table has and the target table lacks.";
+    static final boolean AUTO_EVOLVE_DEFAULT = false;
+
+    private static final String IDENTIFIER = "[a-z_][a-z0-9_$]{0,62}";
+    private static final NamePattern PROGRESS_TABLE_RULE = new NamePattern(
+            "(" + IDENTIFIER + "\\.)?" + IDENTIFIER,
+            "table or schema.table, each an unquoted PostgreSQL identifier (lower-case letters, digits, _ and $)");
+    private static final NamePattern TABLE_NAME_FORMAT_RULE =
+            new NamePattern(".*\\$\\{table}.*", "a name containing ${table}, and optionally ${schema}");
+    private static final WireCheck TOPIC_PREFIX_RULE = new WireCheck(
+            TopicNames::validatePrefix,
+            "characters from a-z, A-Z, 0-9, '.', '_' and '-', short enough for the .transactions suffix");
+
+    public static final ConfigDef CONFIG_DEF = configDef();
+
+    public PgSinkConfig(Map<?, ?> props) {
+        super(CONFIG_DEF, props);
+    }
+
+    /** The connection settings, from a parsed config or from the values of a validation. */
+    public static DatabaseEndpoint databaseEndpoint(Function<String, Object> parsed) {
+        return new DatabaseEndpoint(
+                (String) parsed.apply(DATABASE_HOST),
+                (Integer) parsed.apply(DATABASE_PORT),
+                (String) parsed.apply(DATABASE_NAME),
+                (String) parsed.apply(DATABASE_USER),
+                (Password) parsed.apply(DATABASE_PASSWORD),
+                SSL_MODES.parse((String) parsed.apply(DATABASE_SSLMODE)),
+                (String) parsed.apply(DATABASE_SSLROOTCERT),
+                Duration.ofMillis((Integer) parsed.apply(DATABASE_CONNECT_TIMEOUT_MS)));
+    }
+
+    public DatabaseEndpoint database() {
+        return databaseEndpoint(this::get);
+    }
+
+    /** The source's marker topic, which the sink must consume besides the change topics. */
+    public String markerTopic() {
+        return TopicNames.perTable(getString(SOURCE_TOPIC_PREFIX)).transactionsTopic();
+    }
+
+    public int applyWorkers() {
+        return getInt(APPLY_WORKERS);
+    }
+
+    public int applyBatchMaxRows() {
+        return getInt(APPLY_BATCH_MAX_ROWS);
+    }
+
+    public ConflictPolicy conflictPolicy() {
+        return CONFLICT_POLICIES.parse(getString(CONFLICT_POLICY));
+    }
+
+    public SynchronousCommit synchronousCommit() {
+        return SYNCHRONOUS_COMMITS.parse(getString(SYNCHRONOUS_COMMIT));
+    }
+
+    public Duration deadlockCheckInterval() {
+        return Duration.ofMillis(getInt(DEADLOCK_CHECK_INTERVAL_MS));
+    }
+
+    public int applyRetryMax() {
+        return getInt(APPLY_RETRY_MAX);
+    }
+
+    public Duration retryBackoff() {
+        return Duration.ofMillis(getInt(RETRY_BACKOFF_MS));
+    }
+
+    public long bufferMaxBytes() {
+        return getLong(BUFFER_MAX_BYTES);
+    }
+
+    public int bufferMaxTransactions() {
+        return getInt(BUFFER_MAX_TRANSACTIONS);
+    }
+
+    /** The spill directory, with the default resolved per connector so two sinks never share one. */
+    public Path spillDirectory() {
+        String configured = getString(SPILL_DIRECTORY);
+        if (!configured.isEmpty()) {
+            return Path.of(configured);
+        }
+        Object name = originals().getOrDefault("name", "pglane-sink");
+        return Path.of(System.getProperty("java.io.tmpdir"), "pglane-spill", name.toString());
+    }
+
+    /** The progress store, from a parsed config or from the values of a validation. */
+    public static ProgressStore progressStore(Function<String, Object> parsed) {
+        return PROGRESS_STORES.parse((String) parsed.apply(PROGRESS_STORE));
+    }
+
+    /** The progress table, from a parsed config or from the values of a validation. */
+    public static TableName progressTable(Function<String, Object> parsed) {
+        return TableName.parse((String) parsed.apply(PROGRESS_TABLE));
+    }
+
+    public ProgressStore progressStore() {
+        return progressStore(this::get);
+    }
+
+    public TableName progressTable() {
+        return progressTable(this::get);
+    }
+
+    public String tableNameFormat() {
+        return getString(TABLE_NAME_FORMAT);
+    }
+
+    public boolean autoCreate() {
+        return getBoolean(AUTO_CREATE);
+    }
+
+    public boolean autoEvolve() {
+        return getBoolean(AUTO_EVOLVE);
+    }
+
+    private static ConfigDef configDef() {
+        ConfigDef def = new ConfigDef();
+        defineConnection(new ConfigGroup(def, GROUP_CONNECTION));
+        new ConfigGroup(def, GROUP_INPUT)
+                .key(SOURCE_TOPIC_PREFIX, "Source topic prefix", Width.MEDIUM)
+                .define(STRING, NO_DEFAULT_VALUE, TOPIC_PREFIX_RULE, HIGH, SOURCE_TOPIC_PREFIX_DOC);
+        defineApply(new ConfigGroup(def, GROUP_APPLY));
+        defineBuffering(new ConfigGroup(def, GROUP_BUFFERING));
+        defineProgress(new ConfigGroup(def, GROUP_PROGRESS));
+        defineTables(new ConfigGroup(def, GROUP_TABLES));
+        return def;
+    }
+
+    private static void defineConnection(ConfigGroup group) {
+        group.key(DATABASE_HOST, "Host", Width.LONG)
+                .define(STRING, NO_DEFAULT_VALUE, new NonEmptyString(), HIGH, DATABASE_HOST_DOC);
+        group.key(DATABASE_PORT, "Port", Width.SHORT)
+                .define(INT, DATABASE_PORT_DEFAULT, Range.between(1, 65535), HIGH, DATABASE_PORT_DOC);
+        group.key(DATABASE_NAME, "Database", Width.MEDIUM)
+                .define(STRING, NO_DEFAULT_VALUE, new NonEmptyString(), HIGH, DATABASE_NAME_DOC);
+        group.key(DATABASE_USER, "User", Width.MEDIUM)
+                .define(STRING, NO_DEFAULT_VALUE, new NonEmptyString(), HIGH, DATABASE_USER_DOC);
+        group.key(DATABASE_PASSWORD, "Password", Width.MEDIUM)
+                .define(PASSWORD, DATABASE_PASSWORD_DEFAULT, null, HIGH, DATABASE_PASSWORD_DOC);
+        group.key(DATABASE_SSLMODE, "TLS mode", Width.SHORT)
+                .define(STRING, DATABASE_SSLMODE_DEFAULT, SSL_MODES, MEDIUM, DATABASE_SSLMODE_DOC);
+        group.key(DATABASE_SSLROOTCERT, "TLS root certificates", Width.LONG)
+                .define(STRING, DATABASE_SSLROOTCERT_DEFAULT, null, LOW, DATABASE_SSLROOTCERT_DOC);
+        group.key(DATABASE_CONNECT_TIMEOUT_MS, "Connect timeout (ms)", Width.SHORT)
+                .define(
+                        INT,
+                        DATABASE_CONNECT_TIMEOUT_MS_DEFAULT,
+                        Range.atLeast(1),
+                        LOW,
+                        DATABASE_CONNECT_TIMEOUT_MS_DOC);
+    }
+
+    private static void defineApply(ConfigGroup group) {
+        group.key(APPLY_WORKERS, "Apply workers", Width.SHORT)
+                .define(INT, APPLY_WORKERS_DEFAULT, Range.between(1, 64), HIGH, APPLY_WORKERS_DOC);
+        group.key(APPLY_BATCH_MAX_ROWS, "Rows per batch", Width.SHORT)
+                .define(INT, APPLY_BATCH_MAX_ROWS_DEFAULT, Range.atLeast(1), LOW, APPLY_BATCH_MAX_ROWS_DOC);
+        group.key(CONFLICT_POLICY, "Conflict policy", Width.SHORT)
+                .define(STRING, CONFLICT_POLICY_DEFAULT, CONFLICT_POLICIES, HIGH, CONFLICT_POLICY_DOC);
+        group.key(SYNCHRONOUS_COMMIT, "Synchronous commit", Width.SHORT)
+                .define(STRING, SYNCHRONOUS_COMMIT_DEFAULT, SYNCHRONOUS_COMMITS, MEDIUM, SYNCHRONOUS_COMMIT_DOC);
+        group.key(DEADLOCK_CHECK_INTERVAL_MS, "Deadlock check interval (ms)", Width.SHORT)
+                .define(INT, DEADLOCK_CHECK_INTERVAL_MS_DEFAULT, Range.atLeast(1), LOW, DEADLOCK_CHECK_INTERVAL_MS_DOC);
+        group.key(APPLY_RETRY_MAX, "Retries per transaction", Width.SHORT)
+                .define(INT, APPLY_RETRY_MAX_DEFAULT, Range.atLeast(0), MEDIUM, APPLY_RETRY_MAX_DOC);
+        group.key(RETRY_BACKOFF_MS, "Retry backoff (ms)", Width.SHORT)
+                .define(INT, RETRY_BACKOFF_MS_DEFAULT, Range.atLeast(0), LOW, RETRY_BACKOFF_MS_DOC);
+    }
+
+    private static void defineBuffering(ConfigGroup group) {
+        group.key(BUFFER_MAX_BYTES, "Buffer memory (bytes)", Width.MEDIUM)
+                .define(LONG, BUFFER_MAX_BYTES_DEFAULT, Range.atLeast(1L << 20), MEDIUM, BUFFER_MAX_BYTES_DOC);
+        group.key(BUFFER_MAX_TRANSACTIONS, "Buffered transactions", Width.SHORT)
+                .define(INT, BUFFER_MAX_TRANSACTIONS_DEFAULT, Range.atLeast(1), LOW, BUFFER_MAX_TRANSACTIONS_DOC);
+        group.key(SPILL_DIRECTORY, "Spill directory", Width.LONG)
+                .define(STRING, SPILL_DIRECTORY_DEFAULT, null, LOW, SPILL_DIRECTORY_DOC);
+    }
+
+    private static void defineProgress(ConfigGroup group) {
+        group.key(PROGRESS_STORE, "Progress store", Width.SHORT)
+                .define(STRING, PROGRESS_STORE_DEFAULT, PROGRESS_STORES, MEDIUM, PROGRESS_STORE_DOC);
+        group.key(PROGRESS_TABLE, "Progress table", Width.MEDIUM)
+                .define(STRING, PROGRESS_TABLE_DEFAULT, PROGRESS_TABLE_RULE, MEDIUM, PROGRESS_TABLE_DOC);
+    }
+
+    private static void defineTables(ConfigGroup group) {
+        group.key(TABLE_NAME_FORMAT, "Table name format", Width.MEDIUM)
+                .define(STRING, TABLE_NAME_FORMAT_DEFAULT, TABLE_NAME_FORMAT_RULE, MEDIUM, TABLE_NAME_FORMAT_DOC);
+        group.key(AUTO_CREATE, "Create missing tables", Width.SHORT)
+                .define(BOOLEAN, AUTO_CREATE_DEFAULT, null, MEDIUM, AUTO_CREATE_DOC);
+        group.key(AUTO_EVOLVE, "Add missing columns", Width.SHORT)
+                .define(BOOLEAN, AUTO_EVOLVE_DEFAULT, null, MEDIUM, AUTO_EVOLVE_DOC);
+    }
+}

@@ -1,0 +1,28 @@
+package dev.pglane.sink.database;
+
+import java.sql.SQLException;
+
+/** What a failed PostgreSQL call means, decided once from its SQLState. */
+public enum SqlStateClass {
+    /** The server could not be reached or refused the session (class 08, 53300, 57P03, no SQLState). */
+    CONNECTION,
+    /** Wrong password, unknown role, or no pg_hba.conf entry (28P01, 28000). */
+    AUTHENTICATION,
+    /** The database does not exist (3D000). */
+    UNKNOWN_DATABASE,
+    /** Anything else: a statement failed on a working session. */
+    OTHER;
+
+    public static SqlStateClass of(SQLException e) {
+        String state = e.getSQLState();
+        if (state == null || state.startsWith("08")) {
+            return CONNECTION;
+        }
+        return switch (state) {
+            case "28P01", "28000" -> AUTHENTICATION;
+            case "3D000" -> UNKNOWN_DATABASE;
+            case "53300", "57P03" -> CONNECTION;
+            default -> OTHER;
+        };
+    }
+}

@@ -1,0 +1,50 @@
+package dev.pglane.sink.validate;
+
+import static dev.pglane.sink.PgSinkConfig.SOURCE_TOPIC_PREFIX;
+
+import dev.pglane.wire.TopicNames;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * The rules between keys of the sink config, including Connect's own {@code topics} and {@code
+ * topics.regex}: they must deliver the source's marker topic, without which no transaction ever
+ * completes. Connect itself reports a missing or malformed subscription.
+ */
+final class SinkConfigRules {
+    static final String TOPICS = "topics";
+    static final String TOPICS_REGEX = "topics.regex";
+
+    private SinkConfigRules() {}
+
+    static void check(ValidationReport report, Map<String, String> props) {
+        if (!report.isValid(SOURCE_TOPIC_PREFIX)) {
+            return;
+        }
+        String marker =
+                TopicNames.perTable((String) report.value(SOURCE_TOPIC_PREFIX)).transactionsTopic();
+        String topics = props.getOrDefault(TOPICS, "").trim();
+        String regex = props.getOrDefault(TOPICS_REGEX, "").trim();
+        if (!topics.isEmpty()
+                && Arrays.stream(topics.split(",")).map(String::trim).noneMatch(marker::equals)) {
+            report.add(new ConfigProblem(TOPICS, missingMarker(TOPICS, topics, marker)));
+        } else if (!regex.isEmpty() && !matches(regex, marker)) {
+            report.add(new ConfigProblem(TOPICS_REGEX, missingMarker(TOPICS_REGEX, regex, marker)));
+        }
+    }
+
+    private static String missingMarker(String key, String value, String marker) {
+        return key + " '" + value + "' does not include the marker topic " + marker + " of " + SOURCE_TOPIC_PREFIX
+                + "; the sink needs it for the transaction boundaries and the commit order";
+    }
+
+    private static boolean matches(String regex, String topic) {
+        try {
+            return Pattern.compile(regex).matcher(topic).matches();
+        } catch (PatternSyntaxException e) {
+            return true; // Connect reports the malformed pattern on topics.regex itself.
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.pglane.sink.validate;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigValue;
+
+/**
+ * The per-key results of one {@code validate()} call: what the field checks parsed, and where the
+ * later stages (cross-field rules, server checks) attach their problems.
+ */
+public final class ValidationReport {
+    private final Map<String, ConfigValue> values = new LinkedHashMap<>();
+
+    public ValidationReport(Config fieldChecks) {
+        fieldChecks.configValues().forEach(v -> values.put(v.name(), v));
+    }
+
+    /** True when every key passed all checks so far, so its parsed value can be used. */
+    public boolean isValid(String... keys) {
+        return isValid(Arrays.asList(keys));
+    }
+
+    public boolean isValid(List<String> keys) {
+        return keys.stream().allMatch(k -> values.containsKey(k) && errors(k).isEmpty());
+    }
+
+    /** The parsed value of a key of the plugin's ConfigDef. */
+    public Object value(String key) {
+        return values.get(key).value();
+    }
+
+    public List<String> errors(String key) {
+        ConfigValue value = values.get(key);
+        return value == null ? List.of() : value.errorMessages();
+    }
+
+    /**
+     * Attaches a problem to its key. A key outside the plugin's ConfigDef (a Connect framework key
+     * such as {@code topics}) gets its own entry, which the worker reports beside its own.
+     */
+    public void add(ConfigProblem problem) {
+        values.computeIfAbsent(problem.key(), ConfigValue::new).addErrorMessage(problem.message());
+    }
+
+    public Config toConfig() {
+        return new Config(new ArrayList<>(values.values()));
+    }
+}

@@ -1,0 +1,85 @@
+package dev.pglane.sink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.Test;
+
+class PgSinkConnectorTest {
+    /** Errors of one key; the config has no database.host, so validate() opens no connection. */
+    static List<String> errors(Map<String, String> props, String key) {
+        return new PgSinkConnector()
+                .validate(props).configValues().stream()
+                        .filter(v -> v.name().equals(key))
+                        .findFirst()
+                        .map(ConfigValue::errorMessages)
+                        .orElse(List.of());
+    }
+
+    static Map<String, String> withoutHost() {
+        Map<String, String> props = PgSinkConfigTest.minimal();
+        props.remove(PgSinkConfig.DATABASE_HOST);
+        return props;
+    }
+
+    @Test
+    void alwaysPlansOneTask() {
+        PgSinkConnector connector = new PgSinkConnector();
+        connector.start(PgSinkConfigTest.minimal());
+        List<Map<String, String>> tasks = connector.taskConfigs(6);
+        assertEquals(1, tasks.size());
+        assertEquals("pglane", tasks.get(0).get(PgSinkConfig.SOURCE_TOPIC_PREFIX));
+        assertEquals(PgSinkTask.class, connector.taskClass());
+    }
+
+    @Test
+    void versionComesFromTheBuild() {
+        String version = new PgSinkConnector().version();
+        assertFalse(version.isBlank());
+        assertFalse(version.contains("${"), version);
+        assertEquals(version, new PgSinkTask().version());
+    }
+
+    @Test
+    void taskRefusesToStart() {
+        ConnectException e = assertThrows(ConnectException.class, () -> new PgSinkTask().start(Map.of()));
+        assertTrue(e.getMessage().contains("issue #4"), e.getMessage());
+    }
+
+    @Test
+    void topicsMustIncludeTheMarkerTopic() {
+        Map<String, String> props = withoutHost();
+        props.put("topics", "pglane.public.orders");
+        assertEquals(
+                List.of("topics 'pglane.public.orders' does not include the marker topic pglane.transactions of"
+                        + " source.topic.prefix; the sink needs it for the transaction boundaries and the commit"
+                        + " order"),
+                errors(props, "topics"));
+        props.put("topics", "pglane.public.orders, pglane.transactions");
+        assertEquals(List.of(), errors(props, "topics"));
+    }
+
+    @Test
+    void topicsRegexMustMatchTheMarkerTopic() {
+        Map<String, String> props = withoutHost();
+        props.put("topics.regex", "pglane\\.public\\..*");
+        assertTrue(errors(props, "topics.regex").get(0).contains("does not include the marker topic"));
+        props.put("topics.regex", "pglane\\..*");
+        assertEquals(List.of(), errors(props, "topics.regex"));
+    }
+
+    @Test
+    void onlyTheMissingHostIsReported() {
+        long keysWithErrors = new PgSinkConnector()
+                .validate(withoutHost()).configValues().stream()
+                        .filter(v -> !v.errorMessages().isEmpty())
+                        .count();
+        assertEquals(1, keysWithErrors);
+    }
+}

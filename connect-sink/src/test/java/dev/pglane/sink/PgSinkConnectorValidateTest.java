@@ -1,0 +1,140 @@
+package dev.pglane.sink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** validate() against a real PostgreSQL: each problem on the right key, with the promised message. */
+class PgSinkConnectorValidateTest {
+    private static EmbeddedPostgres server;
+
+    @BeforeAll
+    static void startServer() throws IOException, SQLException {
+        server = EmbeddedPostgres.builder().start();
+        try (Connection c = server.getPostgresDatabase().getConnection();
+                Statement st = c.createStatement()) {
+            st.execute("CREATE ROLE app_user LOGIN");
+            st.execute("CREATE ROLE granted_user LOGIN");
+            st.execute("GRANT SET ON PARAMETER session_replication_role TO granted_user");
+            st.execute("GRANT CREATE ON SCHEMA public TO granted_user");
+        }
+    }
+
+    @AfterAll
+    static void stopServer() throws IOException {
+        server.close();
+    }
+
+    static Map<String, String> config(String user) {
+        Map<String, String> props = new HashMap<>();
+        props.put("name", "validate-test");
+        props.put("topics.regex", "pglane\\..*");
+        props.put(PgSinkConfig.DATABASE_HOST, "127.0.0.1");
+        props.put(PgSinkConfig.DATABASE_PORT, Integer.toString(server.getPort()));
+        props.put(PgSinkConfig.DATABASE_NAME, "postgres");
+        props.put(PgSinkConfig.DATABASE_USER, user);
+        props.put(PgSinkConfig.DATABASE_SSLMODE, "disable");
+        props.put(PgSinkConfig.SOURCE_TOPIC_PREFIX, "pglane");
+        return props;
+    }
+
+    static Map<String, List<String>> errors(Map<String, String> props) {
+        return new PgSinkConnector()
+                .validate(props).configValues().stream()
+                        .filter(v -> !v.errorMessages().isEmpty())
+                        .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
+    }
+
+    static void assertError(Map<String, List<String>> errors, String key, String expected) {
+        List<String> messages = errors.getOrDefault(key, List.of());
+        assertTrue(messages.stream().anyMatch(m -> m.contains(expected)), key + ": " + errors);
+    }
+
+    @Test
+    void superuserHasNoErrors() {
+        assertEquals(Map.of(), errors(config("postgres")));
+    }
+
+    @Test
+    void grantedRoleHasNoErrors() {
+        assertEquals(Map.of(), errors(config("granted_user")));
+    }
+
+    @Test
+    void roleThatMayNotSetReplicationRoleIsReportedOnUser() {
+        Map<String, List<String>> errors = errors(config("app_user"));
+        assertError(
+                errors,
+                PgSinkConfig.DATABASE_USER,
+                "GRANT SET ON PARAMETER session_replication_role TO app_user, or make the role a superuser");
+        assertError(
+                errors,
+                PgSinkConfig.PROGRESS_TABLE,
+                "progress.table 'public.pglane_progress': role 'app_user' may not create it: it needs CREATE on"
+                        + " schema public");
+    }
+
+    @Test
+    void replicationOriginsNeedExecute() {
+        Map<String, String> props = config("granted_user");
+        props.put(PgSinkConfig.PROGRESS_STORE, "replication_origin");
+        Map<String, List<String>> errors = errors(props);
+        assertError(errors, PgSinkConfig.PROGRESS_STORE, "Role 'granted_user' may not use replication origins");
+        assertError(errors, PgSinkConfig.PROGRESS_STORE, "pg_replication_origin_create(text)");
+    }
+
+    @Test
+    void progressTableInMissingSchema() {
+        Map<String, String> props = config("postgres");
+        props.put(PgSinkConfig.PROGRESS_TABLE, "nowhere.progress");
+        assertError(
+                errors(props),
+                PgSinkConfig.PROGRESS_TABLE,
+                "progress.table 'nowhere.progress': schema 'nowhere' does not exist in database 'postgres'");
+    }
+
+    @Test
+    void closedPortIsReportedOnHostAndPort() throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Map<String, String> props = config("postgres");
+        props.put(PgSinkConfig.DATABASE_PORT, Integer.toString(port));
+        Map<String, List<String>> errors = errors(props);
+        String expected = "Cannot connect to PostgreSQL at 127.0.0.1:" + port + ": ";
+        assertError(errors, PgSinkConfig.DATABASE_HOST, expected);
+        assertError(errors, PgSinkConfig.DATABASE_PORT, expected);
+    }
+
+    @Test
+    void unknownRoleIsReportedOnUserAndPassword() {
+        Map<String, List<String>> errors = errors(config("nobody"));
+        assertError(errors, PgSinkConfig.DATABASE_USER, "PostgreSQL rejected user 'nobody': ");
+        assertError(errors, PgSinkConfig.DATABASE_PASSWORD, "PostgreSQL rejected user 'nobody': ");
+    }
+
+    @Test
+    void missingDatabaseIsReportedOnName() {
+        Map<String, String> props = config("postgres");
+        props.put(PgSinkConfig.DATABASE_NAME, "nope");
+        assertError(
+                errors(props),
+                PgSinkConfig.DATABASE_NAME,
+                "Database 'nope' does not exist on 127.0.0.1:" + server.getPort());
+    }
+}
