@@ -18,11 +18,6 @@ public final class SchemaNames {
         return fullName(prefix, schema, table, "Value");
     }
 
-    /** The envelope name for the same table, {@code <prefix>.<schema>.<table>.Envelope}. */
-    public static String envelope(String prefix, String schema, String table) {
-        return fullName(prefix, schema, table, "Envelope");
-    }
-
     /**
      * Joins the parts with dots after making each a valid Avro name; dots inside a part (e.g. in a
      * topic prefix) separate namespace components and are kept.

@@ -60,16 +60,6 @@ public final class StructReader {
                 context, "schema name", struct.schema().name(), "must be " + expectedName);
     }
 
-    /** The struct being read. */
-    public Struct struct() {
-        return struct;
-    }
-
-    /** True if the schema declares {@code field} (older or foreign producers may omit optional ones). */
-    public boolean has(String field) {
-        return struct.schema().field(field) != null;
-    }
-
     public long requiredLong(String field) {
         return (Long) required(field, Schema.Type.INT64);
     }

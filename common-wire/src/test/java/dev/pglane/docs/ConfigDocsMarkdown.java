@@ -39,6 +39,31 @@ public final class ConfigDocsMarkdown {
         return out.toString();
     }
 
+    /**
+     * The command that rewrites a generated doc: the module's doc test with {@code
+     * -Dpglane.docs.write=true}; {@code -am} builds this test-jar first.
+     */
+    public static String regenerateCommand(String module, Class<?> docTest) {
+        return "mvn -pl " + module + " -am test -D" + RepoFiles.WRITE_PROPERTY + "=true -Dtest="
+                + docTest.getSimpleName() + " -Dsurefire.failIfNoSpecifiedTests=false";
+    }
+
+    /**
+     * Keys the REST UI and these docs cannot place in a section: no group, order, width or display
+     * name. Empty for a complete ConfigDef.
+     */
+    public static List<String> keysWithoutLayout(ConfigDef def) {
+        return def.configKeys().values().stream()
+                .filter(k -> k.group == null
+                        || !def.groups().contains(k.group)
+                        || k.orderInGroup < 1
+                        || k.width == null
+                        || k.displayName == null
+                        || k.displayName.equals(k.name))
+                .map(k -> k.name)
+                .toList();
+    }
+
     private static void renderKey(StringBuilder out, ConfigKey key) {
         out.append("\n### `").append(key.name).append("`\n\n");
         if (key.displayName != null) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.common.config.ConfigDef;
 
 /**
  * The connector configs in config-examples/, as the REST API would receive them after {@code
@@ -58,7 +59,21 @@ public final class ConfigExamples {
         }
     }
 
-    public static boolean isFrameworkKey(String key) {
+    /** Keys that are neither the connector's nor Connect's own: typos, or keys of another plugin. */
+    public static List<String> unknownKeys(Map<String, String> config, ConfigDef def) {
+        return config.keySet().stream()
+                .filter(k -> !def.names().contains(k) && !isFrameworkKey(k))
+                .toList();
+    }
+
+    /** The messages of the ConfigDef's field checks; the connector's server checks are not run. */
+    public static List<String> fieldErrors(Map<String, String> config, ConfigDef def) {
+        return def.validate(config).stream()
+                .flatMap(v -> v.errorMessages().stream())
+                .toList();
+    }
+
+    private static boolean isFrameworkKey(String key) {
         return FRAMEWORK_KEYS.contains(key) || FRAMEWORK_PREFIXES.stream().anyMatch(key::startsWith);
     }
 }

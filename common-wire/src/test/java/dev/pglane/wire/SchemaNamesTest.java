@@ -9,7 +9,6 @@ class SchemaNamesTest {
     @Test
     void keepsValidNames() {
         assertEquals("shop.public.orders.Value", SchemaNames.rowValue("shop", "public", "orders"));
-        assertEquals("shop.public.orders.Envelope", SchemaNames.envelope("shop", "public", "orders"));
     }
 
     @Test
