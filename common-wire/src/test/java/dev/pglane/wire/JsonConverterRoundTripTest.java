@@ -12,17 +12,17 @@ import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.json.JsonConverter;
 import org.junit.jupiter.api.Test;
 
 /**
  * Keys, envelopes and markers survive Kafka's JsonConverter with schemas, the converter most
- * deployments start with. (The converter is referenced by its full name: the module's import rules
- * admit only connect-api and Avro, and it is a test-only dependency.)
+ * deployments start with.
  */
 class JsonConverterRoundTripTest {
 
     private static Object roundTrip(Schema schema, Object value, boolean isKey) {
-        org.apache.kafka.connect.json.JsonConverter converter = new org.apache.kafka.connect.json.JsonConverter();
+        JsonConverter converter = new JsonConverter();
         converter.configure(Map.of("schemas.enable", "true"), isKey);
         byte[] bytes = converter.fromConnectData("shop.public.orders", schema, value);
         SchemaAndValue back = converter.toConnectData("shop.public.orders", bytes);

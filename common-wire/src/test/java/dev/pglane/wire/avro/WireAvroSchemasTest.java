@@ -8,6 +8,7 @@ import dev.pglane.wire.envelope.EnvelopeSamples;
 import dev.pglane.wire.envelope.SourceInfo;
 import dev.pglane.wire.envelope.TransactionInfo;
 import dev.pglane.wire.marker.MarkerCodec;
+import io.apicurio.registry.utils.converter.avro.AvroData;
 import java.util.stream.Collectors;
 import org.apache.avro.LogicalType;
 import org.apache.avro.Schema;
@@ -15,14 +16,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shipped .avsc files parse and describe what an Avro converter makes of the Connect schemas
- * (Apicurio's AvroData, referenced by full name because the module's import rules admit only
- * connect-api and Avro). Compared by structure: names, field names, types, logical types; the
+ * (Apicurio's AvroData). Compared by structure: names, field names, types, logical types; the
  * converters' {@code connect.*} properties and docs are ignored.
  */
 class WireAvroSchemasTest {
 
     private static Schema converted(org.apache.kafka.connect.data.Schema connect) {
-        return new io.apicurio.registry.utils.converter.avro.AvroData(16).fromConnectSchema(connect);
+        return new AvroData(16).fromConnectSchema(connect);
     }
 
     @Test
