@@ -9,8 +9,7 @@ import org.junit.jupiter.api.Test;
 /** docs/sink-config.md is generated from the ConfigDef; this fails when it was not regenerated. */
 class PgSinkConfigDocsTest {
     static final String FILE = "docs/sink-config.md";
-    static final String REGENERATE = "mvn -pl connect-sink -am test -Dpglane.docs.write=true"
-            + " -Dtest=PgSinkConfigDocsTest -Dsurefire.failIfNoSpecifiedTests=false";
+    static final String REGENERATE = ConfigDocsMarkdown.regenerateCommand("connect-sink", PgSinkConfigDocsTest.class);
 
     @Test
     void committedDocsMatchConfigDef() {

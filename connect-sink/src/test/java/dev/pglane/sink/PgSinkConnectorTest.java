@@ -5,21 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.docs.ValidationErrors;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 
 class PgSinkConnectorTest {
     /** Errors of one key; the config has no database.host, so validate() opens no connection. */
     static List<String> errors(Map<String, String> props, String key) {
-        return new PgSinkConnector()
-                .validate(props).configValues().stream()
-                        .filter(v -> v.name().equals(key))
-                        .findFirst()
-                        .map(ConfigValue::errorMessages)
-                        .orElse(List.of());
+        return ValidationErrors.byKey(new PgSinkConnector().validate(props)).getOrDefault(key, List.of());
     }
 
     static Map<String, String> withoutHost() {
@@ -76,10 +71,8 @@ class PgSinkConnectorTest {
 
     @Test
     void onlyTheMissingHostIsReported() {
-        long keysWithErrors = new PgSinkConnector()
-                .validate(withoutHost()).configValues().stream()
-                        .filter(v -> !v.errorMessages().isEmpty())
-                        .count();
+        long keysWithErrors = ValidationErrors.byKey(new PgSinkConnector().validate(withoutHost()))
+                .size();
         assertEquals(1, keysWithErrors);
     }
 }

@@ -1,8 +1,9 @@
 package dev.pglane.sink;
 
+import static dev.pglane.docs.ValidationErrors.assertOn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.docs.ValidationErrors;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -12,8 +13,6 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,15 +52,7 @@ class PgSinkConnectorValidateTest {
     }
 
     static Map<String, List<String>> errors(Map<String, String> props) {
-        return new PgSinkConnector()
-                .validate(props).configValues().stream()
-                        .filter(v -> !v.errorMessages().isEmpty())
-                        .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
-    }
-
-    static void assertError(Map<String, List<String>> errors, String key, String expected) {
-        List<String> messages = errors.getOrDefault(key, List.of());
-        assertTrue(messages.stream().anyMatch(m -> m.contains(expected)), key + ": " + errors);
+        return ValidationErrors.byKey(new PgSinkConnector().validate(props));
     }
 
     @Test
@@ -77,11 +68,11 @@ class PgSinkConnectorValidateTest {
     @Test
     void roleThatMayNotSetReplicationRoleIsReportedOnUser() {
         Map<String, List<String>> errors = errors(config("app_user"));
-        assertError(
+        assertOn(
                 errors,
                 PgSinkConfig.DATABASE_USER,
                 "GRANT SET ON PARAMETER session_replication_role TO app_user, or make the role a superuser");
-        assertError(
+        assertOn(
                 errors,
                 PgSinkConfig.PROGRESS_TABLE,
                 "progress.table 'public.pglane_progress': role 'app_user' may not create it: it needs CREATE on"
@@ -93,15 +84,15 @@ class PgSinkConnectorValidateTest {
         Map<String, String> props = config("granted_user");
         props.put(PgSinkConfig.PROGRESS_STORE, "replication_origin");
         Map<String, List<String>> errors = errors(props);
-        assertError(errors, PgSinkConfig.PROGRESS_STORE, "Role 'granted_user' may not use replication origins");
-        assertError(errors, PgSinkConfig.PROGRESS_STORE, "pg_replication_origin_create(text)");
+        assertOn(errors, PgSinkConfig.PROGRESS_STORE, "Role 'granted_user' may not use replication origins");
+        assertOn(errors, PgSinkConfig.PROGRESS_STORE, "pg_replication_origin_create(text)");
     }
 
     @Test
     void progressTableInMissingSchema() {
         Map<String, String> props = config("postgres");
         props.put(PgSinkConfig.PROGRESS_TABLE, "nowhere.progress");
-        assertError(
+        assertOn(
                 errors(props),
                 PgSinkConfig.PROGRESS_TABLE,
                 "progress.table 'nowhere.progress': schema 'nowhere' does not exist in database 'postgres'");
@@ -117,22 +108,22 @@ class PgSinkConnectorValidateTest {
         props.put(PgSinkConfig.DATABASE_PORT, Integer.toString(port));
         Map<String, List<String>> errors = errors(props);
         String expected = "Cannot connect to PostgreSQL at 127.0.0.1:" + port + ": ";
-        assertError(errors, PgSinkConfig.DATABASE_HOST, expected);
-        assertError(errors, PgSinkConfig.DATABASE_PORT, expected);
+        assertOn(errors, PgSinkConfig.DATABASE_HOST, expected);
+        assertOn(errors, PgSinkConfig.DATABASE_PORT, expected);
     }
 
     @Test
     void unknownRoleIsReportedOnUserAndPassword() {
         Map<String, List<String>> errors = errors(config("nobody"));
-        assertError(errors, PgSinkConfig.DATABASE_USER, "PostgreSQL rejected user 'nobody': ");
-        assertError(errors, PgSinkConfig.DATABASE_PASSWORD, "PostgreSQL rejected user 'nobody': ");
+        assertOn(errors, PgSinkConfig.DATABASE_USER, "PostgreSQL rejected user 'nobody': ");
+        assertOn(errors, PgSinkConfig.DATABASE_PASSWORD, "PostgreSQL rejected user 'nobody': ");
     }
 
     @Test
     void missingDatabaseIsReportedOnName() {
         Map<String, String> props = config("postgres");
         props.put(PgSinkConfig.DATABASE_NAME, "nope");
-        assertError(
+        assertOn(
                 errors(props),
                 PgSinkConfig.DATABASE_NAME,
                 "Database 'nope' does not exist on 127.0.0.1:" + server.getPort());

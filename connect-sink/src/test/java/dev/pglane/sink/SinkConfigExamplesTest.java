@@ -15,14 +15,8 @@ class SinkConfigExamplesTest {
     void exampleIsAValidSinkConfig(String file) {
         Map<String, String> config = ConfigExamples.load(file);
         assertEquals(PgSinkConnector.class.getName(), config.get("connector.class"));
-        List<String> unknown = config.keySet().stream()
-                .filter(k -> !PgSinkConfig.CONFIG_DEF.names().contains(k) && !ConfigExamples.isFrameworkKey(k))
-                .toList();
-        assertEquals(List.of(), unknown, file + " has keys that neither pglane nor Connect knows");
-        List<String> errors = PgSinkConfig.CONFIG_DEF.validate(config).stream()
-                .flatMap(v -> v.errorMessages().stream())
-                .toList();
-        assertEquals(List.of(), errors);
+        assertEquals(List.of(), ConfigExamples.unknownKeys(config, PgSinkConfig.CONFIG_DEF), file + ": unknown keys");
+        assertEquals(List.of(), ConfigExamples.fieldErrors(config, PgSinkConfig.CONFIG_DEF), file);
         assertEquals("pglane.transactions", new PgSinkConfig(config).markerTopic());
         assertEquals(List.of(), PgSinkConnectorTest.errors(withoutHost(config), "topics.regex"), file);
     }

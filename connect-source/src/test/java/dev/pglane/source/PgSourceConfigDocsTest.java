@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 /** docs/source-config.md is generated from the ConfigDef; this fails when it was not regenerated. */
 class PgSourceConfigDocsTest {
     static final String FILE = "docs/source-config.md";
-    static final String REGENERATE = "mvn -pl connect-source -am test -Dpglane.docs.write=true"
-            + " -Dtest=PgSourceConfigDocsTest -Dsurefire.failIfNoSpecifiedTests=false";
+    static final String REGENERATE =
+            ConfigDocsMarkdown.regenerateCommand("connect-source", PgSourceConfigDocsTest.class);
 
     @Test
     void committedDocsMatchConfigDef() {

@@ -5,22 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.docs.ValidationErrors;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.config.Config;
-import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 
 class PgSourceConnectorTest {
     /** Errors of one key; the config has no database.host, so validate() opens no connection. */
     static List<String> errors(Map<String, String> props, String key) {
-        Config config = new PgSourceConnector().validate(props);
-        return config.configValues().stream()
-                .filter(v -> v.name().equals(key))
-                .findFirst()
-                .map(ConfigValue::errorMessages)
-                .orElseThrow();
+        return ValidationErrors.byKey(new PgSourceConnector().validate(props)).getOrDefault(key, List.of());
     }
 
     static Map<String, String> withoutHost() {
@@ -87,10 +81,8 @@ class PgSourceConnectorTest {
 
     @Test
     void validConfigWithoutConnectionKeysHasOnlyTheFieldError() {
-        Config config = new PgSourceConnector().validate(withoutHost());
-        long keysWithErrors = config.configValues().stream()
-                .filter(v -> !v.errorMessages().isEmpty())
-                .count();
+        long keysWithErrors = ValidationErrors.byKey(new PgSourceConnector().validate(withoutHost()))
+                .size();
         assertEquals(1, keysWithErrors);
     }
 }

@@ -1,8 +1,9 @@
 package dev.pglane.source;
 
+import static dev.pglane.docs.ValidationErrors.assertOn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.docs.ValidationErrors;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,8 +15,6 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -84,15 +83,7 @@ class PgSourceConnectorValidateTest {
     }
 
     static Map<String, List<String>> errors(Map<String, String> props) {
-        return new PgSourceConnector()
-                .validate(props).configValues().stream()
-                        .filter(v -> !v.errorMessages().isEmpty())
-                        .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
-    }
-
-    static void assertError(Map<String, List<String>> errors, String key, String expected) {
-        List<String> messages = errors.getOrDefault(key, List.of());
-        assertTrue(messages.stream().anyMatch(m -> m.contains(expected)), key + ": " + errors);
+        return ValidationErrors.byKey(new PgSourceConnector().validate(props));
     }
 
     @Test
@@ -114,7 +105,7 @@ class PgSourceConnectorValidateTest {
                 .setServerConfig("wal_level", "replica")
                 .start()) {
             Map<String, List<String>> errors = errors(config(replica));
-            assertError(
+            assertOn(
                     errors,
                     PgSourceConfig.DATABASE_HOST,
                     "wal_level is 'replica' on 127.0.0.1:" + replica.getPort()
@@ -133,8 +124,8 @@ class PgSourceConnectorValidateTest {
         props.put(PgSourceConfig.DATABASE_PORT, Integer.toString(port));
         Map<String, List<String>> errors = errors(props);
         String expected = "Cannot connect to PostgreSQL at 127.0.0.1:" + port + ": ";
-        assertError(errors, PgSourceConfig.DATABASE_HOST, expected);
-        assertError(errors, PgSourceConfig.DATABASE_PORT, expected);
+        assertOn(errors, PgSourceConfig.DATABASE_HOST, expected);
+        assertOn(errors, PgSourceConfig.DATABASE_PORT, expected);
         assertEquals(2, errors.size(), errors.toString());
     }
 
@@ -146,8 +137,8 @@ class PgSourceConnectorValidateTest {
             props.put(PgSourceConfig.DATABASE_CONNECT_TIMEOUT_MS, "500");
             Map<String, List<String>> errors = errors(props);
             String expected = "Cannot connect to PostgreSQL at 127.0.0.1:" + silent.getLocalPort() + ": ";
-            assertError(errors, PgSourceConfig.DATABASE_HOST, expected);
-            assertError(errors, PgSourceConfig.DATABASE_PORT, expected);
+            assertOn(errors, PgSourceConfig.DATABASE_HOST, expected);
+            assertOn(errors, PgSourceConfig.DATABASE_PORT, expected);
         }
     }
 
@@ -157,22 +148,22 @@ class PgSourceConnectorValidateTest {
         props.put(PgSourceConfig.DATABASE_USER, "pw_user");
         props.put(PgSourceConfig.DATABASE_PASSWORD, "wrong");
         Map<String, List<String>> errors = errors(props);
-        assertError(errors, PgSourceConfig.DATABASE_USER, "PostgreSQL rejected user 'pw_user': ");
-        assertError(errors, PgSourceConfig.DATABASE_PASSWORD, "PostgreSQL rejected user 'pw_user': ");
+        assertOn(errors, PgSourceConfig.DATABASE_USER, "PostgreSQL rejected user 'pw_user': ");
+        assertOn(errors, PgSourceConfig.DATABASE_PASSWORD, "PostgreSQL rejected user 'pw_user': ");
     }
 
     @Test
     void unknownRoleIsReportedOnUser() {
         Map<String, String> props = config(server);
         props.put(PgSourceConfig.DATABASE_USER, "nobody");
-        assertError(errors(props), PgSourceConfig.DATABASE_USER, "PostgreSQL rejected user 'nobody': ");
+        assertOn(errors(props), PgSourceConfig.DATABASE_USER, "PostgreSQL rejected user 'nobody': ");
     }
 
     @Test
     void missingDatabaseIsReportedOnName() {
         Map<String, String> props = config(server);
         props.put(PgSourceConfig.DATABASE_NAME, "nope");
-        assertError(
+        assertOn(
                 errors(props),
                 PgSourceConfig.DATABASE_NAME,
                 "Database 'nope' does not exist on 127.0.0.1:" + server.getPort());
@@ -183,12 +174,12 @@ class PgSourceConnectorValidateTest {
         Map<String, String> props = config(server);
         props.put(PgSourceConfig.DATABASE_USER, "plain_user");
         Map<String, List<String>> errors = errors(props);
-        assertError(
+        assertOn(
                 errors,
                 PgSourceConfig.DATABASE_USER,
                 "Role 'plain_user' needs the REPLICATION attribute (ALTER ROLE plain_user REPLICATION) to read"
                         + " logical replication");
-        assertError(errors, PgSourceConfig.PUBLICATION_NAME, "FOR ALL TABLES needs a superuser");
+        assertOn(errors, PgSourceConfig.PUBLICATION_NAME, "FOR ALL TABLES needs a superuser");
     }
 
     @Test
@@ -197,14 +188,14 @@ class PgSourceConnectorValidateTest {
         props.put(PgSourceConfig.PUBLICATION_NAME, "pub_a");
         props.put(PgSourceConfig.TABLE_INCLUDE_LIST, "public\\.b");
         Map<String, List<String>> errors = errors(props);
-        assertError(errors, PgSourceConfig.PUBLICATION_NAME, "it lacks public.b; it also publishes public.a");
+        assertOn(errors, PgSourceConfig.PUBLICATION_NAME, "it lacks public.b; it also publishes public.a");
     }
 
     @Test
     void publicationThatIsNotForAllTables() {
         Map<String, String> props = config(server);
         props.put(PgSourceConfig.PUBLICATION_NAME, "pub_a");
-        assertError(errors(props), PgSourceConfig.PUBLICATION_NAME, "is not FOR ALL TABLES, but no table list is set");
+        assertOn(errors(props), PgSourceConfig.PUBLICATION_NAME, "is not FOR ALL TABLES, but no table list is set");
     }
 
     @Test
@@ -212,13 +203,13 @@ class PgSourceConnectorValidateTest {
         Map<String, String> props = config(server);
         props.put(PgSourceConfig.PUBLICATION_NAME, "absent");
         props.put(PgSourceConfig.PUBLICATION_CREATE, "false");
-        assertError(errors(props), PgSourceConfig.PUBLICATION_NAME, "publication.create is false");
+        assertOn(errors(props), PgSourceConfig.PUBLICATION_NAME, "publication.create is false");
     }
 
     @Test
     void physicalSlotIsReportedOnSlotName() {
         Map<String, String> props = config(server);
         props.put(PgSourceConfig.SLOT_NAME, "physical_slot");
-        assertError(errors(props), PgSourceConfig.SLOT_NAME, "Replication slot 'physical_slot' on 127.0.0.1:");
+        assertOn(errors(props), PgSourceConfig.SLOT_NAME, "Replication slot 'physical_slot' on 127.0.0.1:");
     }
 }

@@ -16,14 +16,8 @@ class SourceConfigExamplesTest {
     void exampleIsAValidSourceConfig(String file) {
         Map<String, String> config = ConfigExamples.load(file);
         assertEquals(PgSourceConnector.class.getName(), config.get("connector.class"));
-        List<String> unknown = config.keySet().stream()
-                .filter(k -> !PgSourceConfig.CONFIG_DEF.names().contains(k) && !ConfigExamples.isFrameworkKey(k))
-                .toList();
-        assertEquals(List.of(), unknown, file + " has keys that neither pglane nor Connect knows");
-        List<String> errors = PgSourceConfig.CONFIG_DEF.validate(config).stream()
-                .flatMap(v -> v.errorMessages().stream())
-                .toList();
-        assertEquals(List.of(), errors);
+        assertEquals(List.of(), ConfigExamples.unknownKeys(config, PgSourceConfig.CONFIG_DEF), file + ": unknown keys");
+        assertEquals(List.of(), ConfigExamples.fieldErrors(config, PgSourceConfig.CONFIG_DEF), file);
         assertTrue(config.containsKey(PgSourceConfig.DATABASE_PASSWORD), file);
         assertEquals("pglane", new PgSourceConfig(config).topicPrefix(), file);
     }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -130,10 +131,7 @@ final class PublicationCheck implements ServerCheck {
                 problems.add(new ConfigProblem(PUBLICATION_NAME, cannot + "it needs CREATE on the database"));
             }
         }
-        Set<String> notOwned = captured.stream()
-                .filter(t -> !t.owned())
-                .map(Table::name)
-                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> notOwned = names(captured, t -> !t.owned());
         if (!notOwned.isEmpty()) {
             problems.add(
                     new ConfigProblem(PUBLICATION_NAME, cannot + "it does not own the tables " + shortList(notOwned)));
@@ -153,10 +151,7 @@ final class PublicationCheck implements ServerCheck {
 
     /** Not an error: such tables still replicate their inserts, and the user may add keys later. */
     private static void warnAboutTablesWithoutKey(List<Table> captured) {
-        Set<String> unkeyed = captured.stream()
-                .filter(t -> !t.identified())
-                .map(Table::name)
-                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> unkeyed = names(captured, t -> !t.identified());
         if (!unkeyed.isEmpty()) {
             log.warn(
                     "Captured tables without a primary key or REPLICA IDENTITY: {}. Their updates and deletes"
@@ -168,7 +163,11 @@ final class PublicationCheck implements ServerCheck {
     }
 
     private static Set<String> names(List<Table> tables) {
-        return tables.stream().map(Table::name).collect(Collectors.toCollection(TreeSet::new));
+        return names(tables, t -> true);
+    }
+
+    private static Set<String> names(List<Table> tables, Predicate<Table> which) {
+        return tables.stream().filter(which).map(Table::name).collect(Collectors.toCollection(TreeSet::new));
     }
 
     private static String shortList(Collection<String> names) {
