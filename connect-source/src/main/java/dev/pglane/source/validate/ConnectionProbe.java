@@ -40,7 +40,7 @@ public final class ConnectionProbe {
 
     /** Connects, checks the server version, then runs {@code checks} in order; twice the connect timeout in all. */
     public List<ConfigProblem> run(List<ServerCheck> checks) {
-        Duration limit = endpoint.connectTimeout().multipliedBy(2);
+        Duration limit = deadline();
         ExecutorService executor = Executors.newSingleThreadExecutor(task -> {
             Thread thread = new Thread(task, threadName);
             thread.setDaemon(true);
@@ -60,6 +60,10 @@ public final class ConnectionProbe {
         }
     }
 
+    private Duration deadline() {
+        return endpoint.connectTimeout().multipliedBy(2);
+    }
+
     private List<ConfigProblem> connectAndCheck(List<ServerCheck> checks) {
         Connection connection;
         try {
@@ -69,6 +73,8 @@ public final class ConnectionProbe {
         }
         List<ConfigProblem> problems = new ArrayList<>();
         try (connection) {
+            // A query the server never answers would otherwise pin this thread after the deadline.
+            connection.setNetworkTimeout(Runnable::run, (int) deadline().toMillis());
             if (supportedVersion(connection, problems)) {
                 for (ServerCheck check : checks) {
                     check.run(connection, problems);
