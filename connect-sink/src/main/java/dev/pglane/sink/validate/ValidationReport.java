@@ -33,7 +33,7 @@ public final class ValidationReport {
         return values.get(key).value();
     }
 
-    public List<String> errors(String key) {
+    private List<String> errors(String key) {
         ConfigValue value = values.get(key);
         return value == null ? List.of() : value.errorMessages();
     }
