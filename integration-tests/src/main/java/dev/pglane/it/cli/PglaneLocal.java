@@ -8,7 +8,6 @@ import dev.pglane.it.stack.PostgresVersion;
 import dev.pglane.it.verify.ComparisonReport;
 import dev.pglane.it.verify.DatabaseComparator;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -85,6 +84,7 @@ public final class PglaneLocal {
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
+                            // first, so that nobody takes a stopping stack for a running one
                             deleteIfExists(endpointsFile);
                             stack.close();
                         },
@@ -183,7 +183,8 @@ public final class PglaneLocal {
         try {
             Files.deleteIfExists(file);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            // the stack must still be stopped; the script removes the file again after the JVM has gone
+            log.warn("cannot delete {}", file, e);
         }
     }
 

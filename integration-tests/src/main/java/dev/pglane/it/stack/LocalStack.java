@@ -105,7 +105,7 @@ public final class LocalStack implements AutoCloseable {
     }
 
     /** The state of each connector the stack created, once Connect has settled it (or the wait ran out). */
-    public List<ConnectorStatus> connectorStatuses() {
+    private List<ConnectorStatus> connectorStatuses() {
         List<ConnectorStatus> statuses = new ArrayList<>();
         for (String name : new String[] {sourceConnector, sinkConnector}) {
             if (name != null) {
@@ -124,22 +124,6 @@ public final class LocalStack implements AutoCloseable {
                 connect.restUrl(),
                 sourceConnector,
                 sinkConnector);
-    }
-
-    public PostgresNode source() {
-        return source;
-    }
-
-    public PostgresNode target() {
-        return target;
-    }
-
-    public KafkaNode kafka() {
-        return kafka;
-    }
-
-    public ConnectNode connect() {
-        return connect;
     }
 
     /** Stops every started part, the last started first; a part that fails to stop does not keep the rest up. */

@@ -42,8 +42,8 @@ public final class PostgresNode implements AutoCloseable {
     private final Path dataDir;
     private final Path logFile;
     private final Map<String, String> serverConfig;
+    private final int port;
     private EmbeddedPostgres server;
-    private int port;
 
     private PostgresNode(String name, PostgresVersion version, Path nodeDir, Map<String, String> serverConfig) {
         this.name = name;
@@ -51,10 +51,11 @@ public final class PostgresNode implements AutoCloseable {
         this.dataDir = nodeDir.resolve("data");
         this.logFile = nodeDir.resolve("postgres.log");
         this.serverConfig = Map.copyOf(serverConfig);
+        this.port = FreePorts.next();
     }
 
     /**
-     * Starts a server named {@code name} (also its directory under {@code workDir}).
+     * Starts a server named {@code name}, with its data in {@code workDir/name/data} (reused when it holds one).
      *
      * @param walLevel {@link WalLevel#LOGICAL} also reserves replication slots and WAL senders for the source
      *     connector and tests
@@ -67,7 +68,7 @@ public final class PostgresNode implements AutoCloseable {
             config.put("max_wal_senders", "10");
         }
         PostgresNode node = new PostgresNode(name, version, workDir.resolve(name), config);
-        node.startServer(true);
+        node.startServer();
         return node;
     }
 
@@ -75,11 +76,11 @@ public final class PostgresNode implements AutoCloseable {
     public void restart() {
         long started = System.nanoTime();
         stopServer();
-        startServer(false);
+        startServer();
         log.info("PostgreSQL '{}' restarted in {}", name, Timing.since(started));
     }
 
-    private void startServer(boolean fresh) {
+    private void startServer() {
         try {
             Files.createDirectories(dataDir);
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
@@ -89,14 +90,11 @@ public final class PostgresNode implements AutoCloseable {
                     // the stack closes its parts in order; a hook of zonky's own would stop the server under Connect
                     .setRegisterShutdownHook(false)
                     .setPGStartupWait(STARTUP_WAIT)
+                    .setPort(port)
                     .setOutputRedirector(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                     .setErrorRedirector(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
             serverConfig.forEach(builder::setServerConfig);
-            if (!fresh) {
-                builder.setPort(port);
-            }
             server = builder.start();
-            port = server.getPort();
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "PostgreSQL '" + name + "' (" + version + ") did not start; see " + logFile, e);
@@ -114,14 +112,6 @@ public final class PostgresNode implements AutoCloseable {
         } finally {
             server = null;
         }
-    }
-
-    public String name() {
-        return name;
-    }
-
-    public PostgresVersion version() {
-        return version;
     }
 
     public String host() {
