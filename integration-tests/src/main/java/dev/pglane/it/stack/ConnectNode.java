@@ -82,7 +82,8 @@ public final class ConnectNode implements AutoCloseable {
 
     /**
      * Stops the worker and waits for it. Call it before the broker goes: a worker left running while the broker
-     * shuts down spends half a minute in client close timeouts.
+     * shuts down spends half a minute in client close timeouts. Connect's own JVM shutdown hook may be stopping the
+     * worker at the same moment; {@code stop()} then returns at once and {@code awaitStop()} waits for that stop.
      */
     @Override
     public void close() {

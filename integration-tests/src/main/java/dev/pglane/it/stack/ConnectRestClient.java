@@ -100,9 +100,15 @@ public final class ConnectRestClient {
      */
     public ConnectorStatus awaitConnectorRunning(String name, Duration timeout) {
         ConnectorStatus status = awaitStatus(name, timeout, s -> s.isRunning() || s.hasFailed());
-        if (status == null || !status.isRunning()) {
-            throw new IllegalStateException("connector " + name + " is not running after " + timeout + ": "
-                    + (status == null ? "unknown to the worker" : status.describe()));
+        if (status == null) {
+            throw new IllegalStateException("connector " + name + " is unknown to the worker after " + timeout);
+        }
+        if (status.hasFailed()) {
+            throw new IllegalStateException("connector " + name + " failed: " + status.describe());
+        }
+        if (!status.isRunning()) {
+            throw new IllegalStateException(
+                    "connector " + name + " is not running after " + timeout + ": " + status.describe());
         }
         return status;
     }
