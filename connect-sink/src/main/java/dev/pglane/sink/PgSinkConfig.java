@@ -7,32 +7,30 @@ import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
 import static org.apache.kafka.common.config.ConfigDef.Type.BOOLEAN;
 import static org.apache.kafka.common.config.ConfigDef.Type.INT;
 import static org.apache.kafka.common.config.ConfigDef.Type.LONG;
-import static org.apache.kafka.common.config.ConfigDef.Type.PASSWORD;
 import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
 
-import dev.pglane.sink.config.ConfigGroup;
-import dev.pglane.sink.config.EnumChoice;
-import dev.pglane.sink.config.NamePattern;
-import dev.pglane.sink.config.WireCheck;
-import dev.pglane.sink.database.DatabaseEndpoint;
+import dev.pglane.connect.config.ConfigGroup;
+import dev.pglane.connect.config.DatabaseSettings;
+import dev.pglane.connect.config.EnumChoice;
+import dev.pglane.connect.config.NamePattern;
+import dev.pglane.connect.config.WireCheck;
+import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.wire.TopicNames;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Width;
-import org.apache.kafka.common.config.types.Password;
-import org.postgresql.jdbc.SslMode;
 
 /**
  * The sink connector's configuration: every key with its doc and default, and typed accessors.
- * Required keys have no {@code _DEFAULT}. Connect's own {@code topics}/{@code topics.regex} are not
- * defined here. docs/sink-config.md is generated from {@link #CONFIG_DEF}.
+ * The {@code database.*} keys are shared with the source and live in {@link DatabaseSettings}; only
+ * their sink-specific docs are here. Required keys have no {@code _DEFAULT}. Connect's own
+ * {@code topics}/{@code topics.regex} are not defined here. docs/sink-config.md is generated from
+ * {@link #CONFIG_DEF}.
  */
 public final class PgSinkConfig extends AbstractConfig {
     static final String GROUP_CONNECTION = "Connection";
@@ -42,53 +40,13 @@ public final class PgSinkConfig extends AbstractConfig {
     static final String GROUP_PROGRESS = "Progress";
     static final String GROUP_TABLES = "Tables";
 
-    public static final String DATABASE_HOST = "database.host";
-    static final String DATABASE_HOST_DOC = "Host name or IP address of the target PostgreSQL server.";
-
-    public static final String DATABASE_PORT = "database.port";
-    static final String DATABASE_PORT_DOC = "TCP port of the target PostgreSQL server.";
-    static final int DATABASE_PORT_DEFAULT = 5432;
-
-    public static final String DATABASE_NAME = "database.name";
     static final String DATABASE_NAME_DOC = "Database to apply the changes to.";
-
-    public static final String DATABASE_USER = "database.user";
     static final String DATABASE_USER_DOC = "Role to apply as. It needs to set session_replication_role (superuser,"
             + " or on PostgreSQL 15+ GRANT SET ON PARAMETER session_replication_role), write access to the target"
             + " tables, and what progress.store needs.";
-
-    public static final String DATABASE_PASSWORD = "database.password";
-    static final String DATABASE_PASSWORD_DOC = "Password of database.user; leave unset for trust or certificate"
-            + " authentication. Use a Connect config provider to keep it out of the connector config.";
-    static final Password DATABASE_PASSWORD_DEFAULT = null;
-
-    public static final String DATABASE_SSLMODE = "database.sslmode";
-    static final String DATABASE_SSLMODE_DOC = "TLS mode, as libpq's sslmode: disable, allow, prefer (TLS when the"
-            + " server offers it), require, verify_ca (also check the certificate chain), verify_full (also check"
-            + " the host name).";
-    static final String DATABASE_SSLMODE_DEFAULT = EnumChoice.valueOf(SslMode.PREFER);
-    static final EnumChoice<SslMode> SSL_MODES = EnumChoice.of(SslMode.class);
-
-    public static final String DATABASE_SSLROOTCERT = "database.sslrootcert";
-    static final String DATABASE_SSLROOTCERT_DOC = "File with the CA certificates that verify_ca and verify_full"
-            + " check the server against. Empty: pgjdbc's default, ~/.postgresql/root.crt of the worker's user.";
-    static final String DATABASE_SSLROOTCERT_DEFAULT = "";
-
-    public static final String DATABASE_CONNECT_TIMEOUT_MS = "database.connect.timeout.ms";
-    static final String DATABASE_CONNECT_TIMEOUT_MS_DOC = "How long to wait for a connection and its login"
-            + " (pgjdbc rounds it up to whole seconds). Validation gives its whole server check twice this time.";
-    static final int DATABASE_CONNECT_TIMEOUT_MS_DEFAULT = 10_000;
-
-    /** The keys that must be valid before validate() opens a connection. */
-    public static final List<String> DATABASE_KEYS = List.of(
-            DATABASE_HOST,
-            DATABASE_PORT,
-            DATABASE_NAME,
-            DATABASE_USER,
-            DATABASE_PASSWORD,
-            DATABASE_SSLMODE,
-            DATABASE_SSLROOTCERT,
-            DATABASE_CONNECT_TIMEOUT_MS);
+    /** The database.* docs as the sink reads them: an applying role on the target server. */
+    static final DatabaseSettings.Role DATABASE_ROLE =
+            new DatabaseSettings.Role("target", DATABASE_NAME_DOC, DATABASE_USER_DOC);
 
     public static final String SOURCE_TOPIC_PREFIX = "source.topic.prefix";
     static final String SOURCE_TOPIC_PREFIX_DOC = "The topic.prefix of the pglane source whose changes this sink"
@@ -190,21 +148,8 @@ public final class PgSinkConfig extends AbstractConfig {
         super(CONFIG_DEF, props);
     }
 
-    /** The connection settings, from a parsed config or from the values of a validation. */
-    public static DatabaseEndpoint databaseEndpoint(Function<String, Object> parsed) {
-        return new DatabaseEndpoint(
-                (String) parsed.apply(DATABASE_HOST),
-                (Integer) parsed.apply(DATABASE_PORT),
-                (String) parsed.apply(DATABASE_NAME),
-                (String) parsed.apply(DATABASE_USER),
-                (Password) parsed.apply(DATABASE_PASSWORD),
-                SSL_MODES.parse((String) parsed.apply(DATABASE_SSLMODE)),
-                (String) parsed.apply(DATABASE_SSLROOTCERT),
-                Duration.ofMillis((Integer) parsed.apply(DATABASE_CONNECT_TIMEOUT_MS)));
-    }
-
     public DatabaseEndpoint database() {
-        return databaseEndpoint(this::get);
+        return DatabaseSettings.endpoint(this::get);
     }
 
     /** The source's marker topic, which the sink must consume besides the change topics. */
@@ -290,7 +235,7 @@ public final class PgSinkConfig extends AbstractConfig {
 
     private static ConfigDef configDef() {
         ConfigDef def = new ConfigDef();
-        defineConnection(new ConfigGroup(def, GROUP_CONNECTION));
+        DatabaseSettings.define(new ConfigGroup(def, GROUP_CONNECTION), DATABASE_ROLE);
         new ConfigGroup(def, GROUP_INPUT)
                 .key(SOURCE_TOPIC_PREFIX, "Source topic prefix", Width.MEDIUM)
                 .define(STRING, NO_DEFAULT_VALUE, TOPIC_PREFIX_RULE, HIGH, SOURCE_TOPIC_PREFIX_DOC);
@@ -299,30 +244,6 @@ public final class PgSinkConfig extends AbstractConfig {
         defineProgress(new ConfigGroup(def, GROUP_PROGRESS));
         defineTables(new ConfigGroup(def, GROUP_TABLES));
         return def;
-    }
-
-    private static void defineConnection(ConfigGroup group) {
-        group.key(DATABASE_HOST, "Host", Width.LONG)
-                .define(STRING, NO_DEFAULT_VALUE, new NonEmptyString(), HIGH, DATABASE_HOST_DOC);
-        group.key(DATABASE_PORT, "Port", Width.SHORT)
-                .define(INT, DATABASE_PORT_DEFAULT, Range.between(1, 65535), HIGH, DATABASE_PORT_DOC);
-        group.key(DATABASE_NAME, "Database", Width.MEDIUM)
-                .define(STRING, NO_DEFAULT_VALUE, new NonEmptyString(), HIGH, DATABASE_NAME_DOC);
-        group.key(DATABASE_USER, "User", Width.MEDIUM)
-                .define(STRING, NO_DEFAULT_VALUE, new NonEmptyString(), HIGH, DATABASE_USER_DOC);
-        group.key(DATABASE_PASSWORD, "Password", Width.MEDIUM)
-                .define(PASSWORD, DATABASE_PASSWORD_DEFAULT, null, HIGH, DATABASE_PASSWORD_DOC);
-        group.key(DATABASE_SSLMODE, "TLS mode", Width.SHORT)
-                .define(STRING, DATABASE_SSLMODE_DEFAULT, SSL_MODES, MEDIUM, DATABASE_SSLMODE_DOC);
-        group.key(DATABASE_SSLROOTCERT, "TLS root certificates", Width.LONG)
-                .define(STRING, DATABASE_SSLROOTCERT_DEFAULT, null, LOW, DATABASE_SSLROOTCERT_DOC);
-        group.key(DATABASE_CONNECT_TIMEOUT_MS, "Connect timeout (ms)", Width.SHORT)
-                .define(
-                        INT,
-                        DATABASE_CONNECT_TIMEOUT_MS_DEFAULT,
-                        Range.atLeast(1),
-                        LOW,
-                        DATABASE_CONNECT_TIMEOUT_MS_DOC);
     }
 
     private static void defineApply(ConfigGroup group) {

@@ -3,6 +3,7 @@ package dev.pglane.sink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.docs.ConfigDocsMarkdown;
 import dev.pglane.docs.ValidationErrors;
 import java.nio.file.Path;
@@ -18,9 +19,9 @@ class PgSinkConfigTest {
     static Map<String, String> minimal() {
         Map<String, String> props = new HashMap<>();
         props.put("name", "orders-sink");
-        props.put(PgSinkConfig.DATABASE_HOST, "target.example");
-        props.put(PgSinkConfig.DATABASE_NAME, "shop");
-        props.put(PgSinkConfig.DATABASE_USER, "apply");
+        props.put(DatabaseSettings.HOST, "target.example");
+        props.put(DatabaseSettings.NAME, "shop");
+        props.put(DatabaseSettings.USER, "apply");
         props.put(PgSinkConfig.SOURCE_TOPIC_PREFIX, "pglane");
         return props;
     }

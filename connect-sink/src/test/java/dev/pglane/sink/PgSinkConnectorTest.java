@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.docs.ValidationErrors;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,7 @@ class PgSinkConnectorTest {
 
     static Map<String, String> withoutHost() {
         Map<String, String> props = PgSinkConfigTest.minimal();
-        props.remove(PgSinkConfig.DATABASE_HOST);
+        props.remove(DatabaseSettings.HOST);
         return props;
     }
 

@@ -3,6 +3,7 @@ package dev.pglane.sink;
 import static dev.pglane.docs.ValidationErrors.assertOn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.docs.ValidationErrors;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -42,11 +43,11 @@ class PgSinkConnectorValidateTest {
         Map<String, String> props = new HashMap<>();
         props.put("name", "validate-test");
         props.put("topics.regex", "pglane\\..*");
-        props.put(PgSinkConfig.DATABASE_HOST, "127.0.0.1");
-        props.put(PgSinkConfig.DATABASE_PORT, Integer.toString(server.getPort()));
-        props.put(PgSinkConfig.DATABASE_NAME, "postgres");
-        props.put(PgSinkConfig.DATABASE_USER, user);
-        props.put(PgSinkConfig.DATABASE_SSLMODE, "disable");
+        props.put(DatabaseSettings.HOST, "127.0.0.1");
+        props.put(DatabaseSettings.PORT, Integer.toString(server.getPort()));
+        props.put(DatabaseSettings.NAME, "postgres");
+        props.put(DatabaseSettings.USER, user);
+        props.put(DatabaseSettings.SSLMODE, "disable");
         props.put(PgSinkConfig.SOURCE_TOPIC_PREFIX, "pglane");
         return props;
     }
@@ -70,7 +71,7 @@ class PgSinkConnectorValidateTest {
         Map<String, List<String>> errors = errors(config("app_user"));
         assertOn(
                 errors,
-                PgSinkConfig.DATABASE_USER,
+                DatabaseSettings.USER,
                 "GRANT SET ON PARAMETER session_replication_role TO app_user, or make the role a superuser");
         assertOn(
                 errors,
@@ -105,27 +106,27 @@ class PgSinkConnectorValidateTest {
             port = socket.getLocalPort();
         }
         Map<String, String> props = config("postgres");
-        props.put(PgSinkConfig.DATABASE_PORT, Integer.toString(port));
+        props.put(DatabaseSettings.PORT, Integer.toString(port));
         Map<String, List<String>> errors = errors(props);
         String expected = "Cannot connect to PostgreSQL at 127.0.0.1:" + port + ": ";
-        assertOn(errors, PgSinkConfig.DATABASE_HOST, expected);
-        assertOn(errors, PgSinkConfig.DATABASE_PORT, expected);
+        assertOn(errors, DatabaseSettings.HOST, expected);
+        assertOn(errors, DatabaseSettings.PORT, expected);
     }
 
     @Test
     void unknownRoleIsReportedOnUserAndPassword() {
         Map<String, List<String>> errors = errors(config("nobody"));
-        assertOn(errors, PgSinkConfig.DATABASE_USER, "PostgreSQL rejected user 'nobody': ");
-        assertOn(errors, PgSinkConfig.DATABASE_PASSWORD, "PostgreSQL rejected user 'nobody': ");
+        assertOn(errors, DatabaseSettings.USER, "PostgreSQL rejected user 'nobody': ");
+        assertOn(errors, DatabaseSettings.PASSWORD, "PostgreSQL rejected user 'nobody': ");
     }
 
     @Test
     void missingDatabaseIsReportedOnName() {
         Map<String, String> props = config("postgres");
-        props.put(PgSinkConfig.DATABASE_NAME, "nope");
+        props.put(DatabaseSettings.NAME, "nope");
         assertOn(
                 errors(props),
-                PgSinkConfig.DATABASE_NAME,
+                DatabaseSettings.NAME,
                 "Database 'nope' does not exist on 127.0.0.1:" + server.getPort());
     }
 }

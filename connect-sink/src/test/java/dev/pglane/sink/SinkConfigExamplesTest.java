@@ -2,6 +2,7 @@ package dev.pglane.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.docs.ConfigExamples;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,7 @@ class SinkConfigExamplesTest {
 
     /** Without a host validate() stays offline but still checks that topics.regex takes the markers. */
     private static Map<String, String> withoutHost(Map<String, String> config) {
-        config.remove(PgSinkConfig.DATABASE_HOST);
+        config.remove(DatabaseSettings.HOST);
         return config;
     }
 }

@@ -7,16 +7,17 @@ import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
 import static org.apache.kafka.common.config.ConfigDef.Type.BOOLEAN;
 import static org.apache.kafka.common.config.ConfigDef.Type.INT;
 import static org.apache.kafka.common.config.ConfigDef.Type.LIST;
-import static org.apache.kafka.common.config.ConfigDef.Type.PASSWORD;
 import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
 
-import dev.pglane.source.config.ConfigGroup;
-import dev.pglane.source.config.EnumChoice;
-import dev.pglane.source.config.NamePattern;
+import dev.pglane.connect.config.ConfigGroup;
+import dev.pglane.connect.config.DatabaseSettings;
+import dev.pglane.connect.config.EnumChoice;
+import dev.pglane.connect.config.NamePattern;
+import dev.pglane.connect.config.WireCheck;
+import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.source.config.RegexList;
-import dev.pglane.source.config.WireCheck;
-import dev.pglane.source.database.DatabaseEndpoint;
 import dev.pglane.wire.TopicNames;
+import dev.pglane.wire.types.NumericMapping;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,15 +25,14 @@ import java.util.Optional;
 import java.util.function.Function;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Width;
-import org.apache.kafka.common.config.types.Password;
-import org.postgresql.jdbc.SslMode;
 
 /**
  * The source connector's configuration: every key with its doc and default, and typed accessors.
- * Required keys have no {@code _DEFAULT}. docs/source-config.md is generated from {@link #CONFIG_DEF}.
+ * The {@code database.*} keys are shared with the sink and live in {@link DatabaseSettings}; only
+ * their source-specific docs are here. Required keys have no {@code _DEFAULT}.
+ * docs/source-config.md is generated from {@link #CONFIG_DEF}.
  */
 public final class PgSourceConfig extends AbstractConfig {
     static final String GROUP_CONNECTION = "Connection";
@@ -40,53 +40,13 @@ public final class PgSourceConfig extends AbstractConfig {
     static final String GROUP_TOPICS = "Topics";
     static final String GROUP_DECODING = "Decoding";
 
-    public static final String DATABASE_HOST = "database.host";
-    static final String DATABASE_HOST_DOC = "Host name or IP address of the source PostgreSQL server.";
-
-    public static final String DATABASE_PORT = "database.port";
-    static final String DATABASE_PORT_DOC = "TCP port of the source PostgreSQL server.";
-    static final int DATABASE_PORT_DEFAULT = 5432;
-
-    public static final String DATABASE_NAME = "database.name";
     static final String DATABASE_NAME_DOC =
             "Database to capture. A logical replication slot belongs to one database, so one connector reads one.";
-
-    public static final String DATABASE_USER = "database.user";
     static final String DATABASE_USER_DOC = "Role to connect as. It needs the REPLICATION attribute (or superuser)"
             + " and, when pglane creates the publication, CREATE on the database and ownership of the tables.";
-
-    public static final String DATABASE_PASSWORD = "database.password";
-    static final String DATABASE_PASSWORD_DOC = "Password of database.user; leave unset for trust or certificate"
-            + " authentication. Use a Connect config provider to keep it out of the connector config.";
-    static final Password DATABASE_PASSWORD_DEFAULT = null;
-
-    public static final String DATABASE_SSLMODE = "database.sslmode";
-    static final String DATABASE_SSLMODE_DOC = "TLS mode, as libpq's sslmode: disable, allow, prefer (TLS when the"
-            + " server offers it), require, verify_ca (also check the certificate chain), verify_full (also check"
-            + " the host name).";
-    static final String DATABASE_SSLMODE_DEFAULT = EnumChoice.valueOf(SslMode.PREFER);
-    static final EnumChoice<SslMode> SSL_MODES = EnumChoice.of(SslMode.class);
-
-    public static final String DATABASE_SSLROOTCERT = "database.sslrootcert";
-    static final String DATABASE_SSLROOTCERT_DOC = "File with the CA certificates that verify_ca and verify_full"
-            + " check the server against. Empty: pgjdbc's default, ~/.postgresql/root.crt of the worker's user.";
-    static final String DATABASE_SSLROOTCERT_DEFAULT = "";
-
-    public static final String DATABASE_CONNECT_TIMEOUT_MS = "database.connect.timeout.ms";
-    static final String DATABASE_CONNECT_TIMEOUT_MS_DOC = "How long to wait for a connection and its login"
-            + " (pgjdbc rounds it up to whole seconds). Validation gives its whole server check twice this time.";
-    static final int DATABASE_CONNECT_TIMEOUT_MS_DEFAULT = 10_000;
-
-    /** The keys that must be valid before validate() opens a connection. */
-    public static final List<String> DATABASE_KEYS = List.of(
-            DATABASE_HOST,
-            DATABASE_PORT,
-            DATABASE_NAME,
-            DATABASE_USER,
-            DATABASE_PASSWORD,
-            DATABASE_SSLMODE,
-            DATABASE_SSLROOTCERT,
-            DATABASE_CONNECT_TIMEOUT_MS);
+    /** The database.* docs as the source reads them: a replication role on the source server. */
+    static final DatabaseSettings.Role DATABASE_ROLE =
+            new DatabaseSettings.Role("source", DATABASE_NAME_DOC, DATABASE_USER_DOC);
 
     public static final String SLOT_NAME = "slot.name";
     static final String SLOT_NAME_DOC = "Logical replication slot to read; created with the pgoutput plugin when"
@@ -213,19 +173,6 @@ public final class PgSourceConfig extends AbstractConfig {
         super(CONFIG_DEF, props);
     }
 
-    /** The connection settings, from a parsed config or from the values of a validation. */
-    public static DatabaseEndpoint databaseEndpoint(Function<String, Object> parsed) {
-        return new DatabaseEndpoint(
-                (String) parsed.apply(DATABASE_HOST),
-                (Integer) parsed.apply(DATABASE_PORT),
-                (String) parsed.apply(DATABASE_NAME),
-                (String) parsed.apply(DATABASE_USER),
-                (Password) parsed.apply(DATABASE_PASSWORD),
-                SSL_MODES.parse((String) parsed.apply(DATABASE_SSLMODE)),
-                (String) parsed.apply(DATABASE_SSLROOTCERT),
-                Duration.ofMillis((Integer) parsed.apply(DATABASE_CONNECT_TIMEOUT_MS)));
-    }
-
     /** The table lists, from a parsed config or from the values of a validation. */
     @SuppressWarnings("unchecked")
     public static TableFilter tableFilter(Function<String, Object> parsed) {
@@ -234,7 +181,7 @@ public final class PgSourceConfig extends AbstractConfig {
     }
 
     public DatabaseEndpoint database() {
-        return databaseEndpoint(this::get);
+        return DatabaseSettings.endpoint(this::get);
     }
 
     public String slotName() {
@@ -324,35 +271,11 @@ public final class PgSourceConfig extends AbstractConfig {
 
     private static ConfigDef configDef() {
         ConfigDef def = new ConfigDef();
-        defineConnection(new ConfigGroup(def, GROUP_CONNECTION));
+        DatabaseSettings.define(new ConfigGroup(def, GROUP_CONNECTION), DATABASE_ROLE);
         defineReplication(new ConfigGroup(def, GROUP_REPLICATION));
         defineTopics(new ConfigGroup(def, GROUP_TOPICS));
         defineDecoding(new ConfigGroup(def, GROUP_DECODING));
         return def;
-    }
-
-    private static void defineConnection(ConfigGroup group) {
-        group.key(DATABASE_HOST, "Host", Width.LONG)
-                .define(STRING, NO_DEFAULT_VALUE, new NonEmptyString(), HIGH, DATABASE_HOST_DOC);
-        group.key(DATABASE_PORT, "Port", Width.SHORT)
-                .define(INT, DATABASE_PORT_DEFAULT, Range.between(1, 65535), HIGH, DATABASE_PORT_DOC);
-        group.key(DATABASE_NAME, "Database", Width.MEDIUM)
-                .define(STRING, NO_DEFAULT_VALUE, new NonEmptyString(), HIGH, DATABASE_NAME_DOC);
-        group.key(DATABASE_USER, "User", Width.MEDIUM)
-                .define(STRING, NO_DEFAULT_VALUE, new NonEmptyString(), HIGH, DATABASE_USER_DOC);
-        group.key(DATABASE_PASSWORD, "Password", Width.MEDIUM)
-                .define(PASSWORD, DATABASE_PASSWORD_DEFAULT, null, HIGH, DATABASE_PASSWORD_DOC);
-        group.key(DATABASE_SSLMODE, "TLS mode", Width.SHORT)
-                .define(STRING, DATABASE_SSLMODE_DEFAULT, SSL_MODES, MEDIUM, DATABASE_SSLMODE_DOC);
-        group.key(DATABASE_SSLROOTCERT, "TLS root certificates", Width.LONG)
-                .define(STRING, DATABASE_SSLROOTCERT_DEFAULT, null, LOW, DATABASE_SSLROOTCERT_DOC);
-        group.key(DATABASE_CONNECT_TIMEOUT_MS, "Connect timeout (ms)", Width.SHORT)
-                .define(
-                        INT,
-                        DATABASE_CONNECT_TIMEOUT_MS_DEFAULT,
-                        Range.atLeast(1),
-                        LOW,
-                        DATABASE_CONNECT_TIMEOUT_MS_DOC);
     }
 
     private static void defineReplication(ConfigGroup group) {

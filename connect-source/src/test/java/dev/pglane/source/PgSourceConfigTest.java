@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.docs.ConfigDocsMarkdown;
 import dev.pglane.docs.ValidationErrors;
+import dev.pglane.wire.types.NumericMapping;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -21,9 +23,9 @@ import org.postgresql.jdbc.SslMode;
 class PgSourceConfigTest {
     static Map<String, String> minimal() {
         Map<String, String> props = new HashMap<>();
-        props.put(PgSourceConfig.DATABASE_HOST, "db.example");
-        props.put(PgSourceConfig.DATABASE_NAME, "shop");
-        props.put(PgSourceConfig.DATABASE_USER, "capture");
+        props.put(DatabaseSettings.HOST, "db.example");
+        props.put(DatabaseSettings.NAME, "shop");
+        props.put(DatabaseSettings.USER, "capture");
         props.put(PgSourceConfig.TOPIC_PREFIX, "pglane");
         return props;
     }
@@ -64,7 +66,7 @@ class PgSourceConfigTest {
     @Test
     void typedAccessorsReadSetValues() {
         Map<String, String> props = minimal();
-        props.put(PgSourceConfig.DATABASE_SSLMODE, "verify_full");
+        props.put(DatabaseSettings.SSLMODE, "verify_full");
         props.put(PgSourceConfig.HEARTBEAT_INTERVAL_MS, "5000");
         props.put(PgSourceConfig.TOPIC_ROUTING, "single");
         props.put(PgSourceConfig.TOPIC_SINGLE_NAME, "all.changes");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.docs.ValidationErrors;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,7 @@ class PgSourceConnectorTest {
 
     static Map<String, String> withoutHost() {
         Map<String, String> props = PgSourceConfigTest.minimal();
-        props.remove(PgSourceConfig.DATABASE_HOST);
+        props.remove(DatabaseSettings.HOST);
         return props;
     }
 
@@ -49,7 +50,7 @@ class PgSourceConnectorTest {
 
     @Test
     void missingHostIsAFieldError() {
-        assertTrue(errors(withoutHost(), PgSourceConfig.DATABASE_HOST).get(0).contains("database.host"));
+        assertTrue(errors(withoutHost(), DatabaseSettings.HOST).get(0).contains("database.host"));
     }
 
     @Test

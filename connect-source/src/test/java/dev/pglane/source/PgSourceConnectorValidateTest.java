@@ -3,6 +3,7 @@ package dev.pglane.source;
 import static dev.pglane.docs.ValidationErrors.assertOn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.docs.ValidationErrors;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -73,11 +74,11 @@ class PgSourceConnectorValidateTest {
     static Map<String, String> config(EmbeddedPostgres pg) {
         Map<String, String> props = new HashMap<>();
         props.put("name", "validate-test");
-        props.put(PgSourceConfig.DATABASE_HOST, "127.0.0.1");
-        props.put(PgSourceConfig.DATABASE_PORT, Integer.toString(pg.getPort()));
-        props.put(PgSourceConfig.DATABASE_NAME, "postgres");
-        props.put(PgSourceConfig.DATABASE_USER, "postgres");
-        props.put(PgSourceConfig.DATABASE_SSLMODE, "disable");
+        props.put(DatabaseSettings.HOST, "127.0.0.1");
+        props.put(DatabaseSettings.PORT, Integer.toString(pg.getPort()));
+        props.put(DatabaseSettings.NAME, "postgres");
+        props.put(DatabaseSettings.USER, "postgres");
+        props.put(DatabaseSettings.SSLMODE, "disable");
         props.put(PgSourceConfig.TOPIC_PREFIX, "pglane");
         return props;
     }
@@ -107,7 +108,7 @@ class PgSourceConnectorValidateTest {
             Map<String, List<String>> errors = errors(config(replica));
             assertOn(
                     errors,
-                    PgSourceConfig.DATABASE_HOST,
+                    DatabaseSettings.HOST,
                     "wal_level is 'replica' on 127.0.0.1:" + replica.getPort()
                             + "; the source needs wal_level=logical (set it in postgresql.conf and restart the"
                             + " server)");
@@ -121,11 +122,11 @@ class PgSourceConnectorValidateTest {
             port = socket.getLocalPort();
         }
         Map<String, String> props = config(server);
-        props.put(PgSourceConfig.DATABASE_PORT, Integer.toString(port));
+        props.put(DatabaseSettings.PORT, Integer.toString(port));
         Map<String, List<String>> errors = errors(props);
         String expected = "Cannot connect to PostgreSQL at 127.0.0.1:" + port + ": ";
-        assertOn(errors, PgSourceConfig.DATABASE_HOST, expected);
-        assertOn(errors, PgSourceConfig.DATABASE_PORT, expected);
+        assertOn(errors, DatabaseSettings.HOST, expected);
+        assertOn(errors, DatabaseSettings.PORT, expected);
         assertEquals(2, errors.size(), errors.toString());
     }
 
@@ -133,50 +134,50 @@ class PgSourceConnectorValidateTest {
     void silentServerTimesOut() throws IOException {
         try (ServerSocket silent = new ServerSocket(0)) {
             Map<String, String> props = config(server);
-            props.put(PgSourceConfig.DATABASE_PORT, Integer.toString(silent.getLocalPort()));
-            props.put(PgSourceConfig.DATABASE_CONNECT_TIMEOUT_MS, "500");
+            props.put(DatabaseSettings.PORT, Integer.toString(silent.getLocalPort()));
+            props.put(DatabaseSettings.CONNECT_TIMEOUT_MS, "500");
             Map<String, List<String>> errors = errors(props);
             String expected = "Cannot connect to PostgreSQL at 127.0.0.1:" + silent.getLocalPort() + ": ";
-            assertOn(errors, PgSourceConfig.DATABASE_HOST, expected);
-            assertOn(errors, PgSourceConfig.DATABASE_PORT, expected);
+            assertOn(errors, DatabaseSettings.HOST, expected);
+            assertOn(errors, DatabaseSettings.PORT, expected);
         }
     }
 
     @Test
     void wrongPasswordIsReportedOnUserAndPassword() {
         Map<String, String> props = config(server);
-        props.put(PgSourceConfig.DATABASE_USER, "pw_user");
-        props.put(PgSourceConfig.DATABASE_PASSWORD, "wrong");
+        props.put(DatabaseSettings.USER, "pw_user");
+        props.put(DatabaseSettings.PASSWORD, "wrong");
         Map<String, List<String>> errors = errors(props);
-        assertOn(errors, PgSourceConfig.DATABASE_USER, "PostgreSQL rejected user 'pw_user': ");
-        assertOn(errors, PgSourceConfig.DATABASE_PASSWORD, "PostgreSQL rejected user 'pw_user': ");
+        assertOn(errors, DatabaseSettings.USER, "PostgreSQL rejected user 'pw_user': ");
+        assertOn(errors, DatabaseSettings.PASSWORD, "PostgreSQL rejected user 'pw_user': ");
     }
 
     @Test
     void unknownRoleIsReportedOnUser() {
         Map<String, String> props = config(server);
-        props.put(PgSourceConfig.DATABASE_USER, "nobody");
-        assertOn(errors(props), PgSourceConfig.DATABASE_USER, "PostgreSQL rejected user 'nobody': ");
+        props.put(DatabaseSettings.USER, "nobody");
+        assertOn(errors(props), DatabaseSettings.USER, "PostgreSQL rejected user 'nobody': ");
     }
 
     @Test
     void missingDatabaseIsReportedOnName() {
         Map<String, String> props = config(server);
-        props.put(PgSourceConfig.DATABASE_NAME, "nope");
+        props.put(DatabaseSettings.NAME, "nope");
         assertOn(
                 errors(props),
-                PgSourceConfig.DATABASE_NAME,
+                DatabaseSettings.NAME,
                 "Database 'nope' does not exist on 127.0.0.1:" + server.getPort());
     }
 
     @Test
     void roleWithoutReplicationIsReportedOnUser() {
         Map<String, String> props = config(server);
-        props.put(PgSourceConfig.DATABASE_USER, "plain_user");
+        props.put(DatabaseSettings.USER, "plain_user");
         Map<String, List<String>> errors = errors(props);
         assertOn(
                 errors,
-                PgSourceConfig.DATABASE_USER,
+                DatabaseSettings.USER,
                 "Role 'plain_user' needs the REPLICATION attribute (ALTER ROLE plain_user REPLICATION) to read"
                         + " logical replication");
         assertOn(errors, PgSourceConfig.PUBLICATION_NAME, "FOR ALL TABLES needs a superuser");

@@ -3,6 +3,7 @@ package dev.pglane.source;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.docs.ConfigExamples;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,7 @@ class SourceConfigExamplesTest {
         assertEquals(PgSourceConnector.class.getName(), config.get("connector.class"));
         assertEquals(List.of(), ConfigExamples.unknownKeys(config, PgSourceConfig.CONFIG_DEF), file + ": unknown keys");
         assertEquals(List.of(), ConfigExamples.fieldErrors(config, PgSourceConfig.CONFIG_DEF), file);
-        assertTrue(config.containsKey(PgSourceConfig.DATABASE_PASSWORD), file);
+        assertTrue(config.containsKey(DatabaseSettings.PASSWORD), file);
         assertEquals("pglane", new PgSourceConfig(config).topicPrefix(), file);
     }
 }

@@ -1,8 +1,9 @@
 package dev.pglane.sink.validate;
 
-import static dev.pglane.sink.PgSinkConfig.DATABASE_USER;
-
-import dev.pglane.sink.database.DatabaseEndpoint;
+import dev.pglane.connect.config.DatabaseSettings;
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.connect.validate.ConfigProblem;
+import dev.pglane.connect.validate.ServerCheck;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -38,11 +39,11 @@ final class ApplySessionCheck implements ServerCheck {
                     + " sessions set to replica so that triggers and foreign-key checks do not fire twice; ";
             if (rs.getInt(3) < GRANTABLE_SINCE) {
                 problems.add(new ConfigProblem(
-                        DATABASE_USER,
+                        DatabaseSettings.USER,
                         prefix + "before PostgreSQL 15 only a superuser may (ALTER ROLE " + role + " SUPERUSER)"));
             } else if (!maySet(connection)) {
                 problems.add(new ConfigProblem(
-                        DATABASE_USER,
+                        DatabaseSettings.USER,
                         prefix + "GRANT SET ON PARAMETER session_replication_role TO " + role
                                 + ", or make the role a superuser"));
             }

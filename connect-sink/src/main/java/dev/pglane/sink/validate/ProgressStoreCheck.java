@@ -3,9 +3,11 @@ package dev.pglane.sink.validate;
 import static dev.pglane.sink.PgSinkConfig.PROGRESS_STORE;
 import static dev.pglane.sink.PgSinkConfig.PROGRESS_TABLE;
 
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.connect.validate.ConfigProblem;
+import dev.pglane.connect.validate.ServerCheck;
 import dev.pglane.sink.ProgressStore;
 import dev.pglane.sink.TableName;
-import dev.pglane.sink.database.DatabaseEndpoint;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -2,6 +2,8 @@ package dev.pglane.sink.validate;
 
 import static dev.pglane.sink.PgSinkConfig.SOURCE_TOPIC_PREFIX;
 
+import dev.pglane.connect.validate.ConfigProblem;
+import dev.pglane.connect.validate.ValidationReport;
 import dev.pglane.wire.TopicNames;
 import java.util.Arrays;
 import java.util.Map;

@@ -3,8 +3,12 @@ package dev.pglane.sink.validate;
 import static dev.pglane.sink.PgSinkConfig.PROGRESS_STORE;
 import static dev.pglane.sink.PgSinkConfig.PROGRESS_TABLE;
 
+import dev.pglane.connect.config.DatabaseSettings;
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.connect.validate.ConnectionProbe;
+import dev.pglane.connect.validate.ServerCheck;
+import dev.pglane.connect.validate.ValidationReport;
 import dev.pglane.sink.PgSinkConfig;
-import dev.pglane.sink.database.DatabaseEndpoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +30,8 @@ public final class SinkValidation {
     public static Config validate(Config fieldChecks, Map<String, String> props, String connectorName) {
         ValidationReport report = new ValidationReport(fieldChecks);
         SinkConfigRules.check(report, props);
-        if (report.isValid(PgSinkConfig.DATABASE_KEYS)) {
-            DatabaseEndpoint endpoint = PgSinkConfig.databaseEndpoint(report::value);
+        if (report.isValid(DatabaseSettings.KEYS)) {
+            DatabaseEndpoint endpoint = DatabaseSettings.endpoint(report::value);
             new ConnectionProbe(endpoint, connectorName)
                     .run(serverChecks(report, endpoint))
                     .forEach(report::add);

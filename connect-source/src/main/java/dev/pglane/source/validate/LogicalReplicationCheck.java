@@ -1,9 +1,9 @@
 package dev.pglane.source.validate;
 
-import static dev.pglane.source.PgSourceConfig.DATABASE_HOST;
-import static dev.pglane.source.PgSourceConfig.DATABASE_USER;
-
-import dev.pglane.source.database.DatabaseEndpoint;
+import dev.pglane.connect.config.DatabaseSettings;
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.connect.validate.ConfigProblem;
+import dev.pglane.connect.validate.ServerCheck;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -27,14 +27,14 @@ final class LogicalReplicationCheck implements ServerCheck {
             String walLevel = rs.getString(1);
             if (!"logical".equals(walLevel)) {
                 problems.add(new ConfigProblem(
-                        DATABASE_HOST,
+                        DatabaseSettings.HOST,
                         "wal_level is '" + walLevel + "' on " + endpoint.address()
                                 + "; the source needs wal_level=logical (set it in postgresql.conf and restart"
                                 + " the server)"));
             }
             if (!rs.getBoolean(2)) {
                 problems.add(new ConfigProblem(
-                        DATABASE_USER,
+                        DatabaseSettings.USER,
                         "Role '" + endpoint.user() + "' needs the REPLICATION attribute (ALTER ROLE " + rs.getString(3)
                                 + " REPLICATION) to read logical replication"));
             }

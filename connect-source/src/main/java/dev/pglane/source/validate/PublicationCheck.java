@@ -3,8 +3,10 @@ package dev.pglane.source.validate;
 import static dev.pglane.source.PgSourceConfig.PUBLICATION_CREATE;
 import static dev.pglane.source.PgSourceConfig.PUBLICATION_NAME;
 
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.connect.validate.ConfigProblem;
+import dev.pglane.connect.validate.ServerCheck;
 import dev.pglane.source.TableFilter;
-import dev.pglane.source.database.DatabaseEndpoint;
 import dev.pglane.source.validate.DatabaseTables.Table;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -2,7 +2,9 @@ package dev.pglane.source.validate;
 
 import static dev.pglane.source.PgSourceConfig.SLOT_NAME;
 
-import dev.pglane.source.database.DatabaseEndpoint;
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.connect.validate.ConfigProblem;
+import dev.pglane.connect.validate.ServerCheck;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

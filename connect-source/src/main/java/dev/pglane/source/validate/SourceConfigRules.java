@@ -7,6 +7,8 @@ import static dev.pglane.source.PgSourceConfig.TABLE_INCLUDE_LIST;
 import static dev.pglane.source.PgSourceConfig.TOPIC_PREFIX;
 import static dev.pglane.source.PgSourceConfig.TOPIC_SINGLE_NAME;
 
+import dev.pglane.connect.validate.ConfigProblem;
+import dev.pglane.connect.validate.ValidationReport;
 import dev.pglane.wire.TopicNames;
 import java.util.List;
 

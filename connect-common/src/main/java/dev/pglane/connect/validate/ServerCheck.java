@@ -1,4 +1,4 @@
-package dev.pglane.sink.validate;
+package dev.pglane.connect.validate;
 
 import java.sql.Connection;
 import java.sql.SQLException;

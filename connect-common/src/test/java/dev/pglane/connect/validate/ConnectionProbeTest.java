@@ -1,8 +1,8 @@
-package dev.pglane.source.validate;
+package dev.pglane.connect.validate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.pglane.source.database.SqlStateClass;
+import dev.pglane.connect.database.SqlStateClass;
 import java.net.UnknownHostException;
 import java.sql.SQLException;
 import org.junit.jupiter.api.Test;

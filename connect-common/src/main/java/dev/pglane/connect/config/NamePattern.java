@@ -1,4 +1,4 @@
-package dev.pglane.sink.config;
+package dev.pglane.connect.config;
 
 import java.util.regex.Pattern;
 import org.apache.kafka.common.config.ConfigDef;

@@ -1,4 +1,4 @@
-package dev.pglane.source.config;
+package dev.pglane.connect.config;
 
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;

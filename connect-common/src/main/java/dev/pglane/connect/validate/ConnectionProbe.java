@@ -1,13 +1,8 @@
-package dev.pglane.sink.validate;
+package dev.pglane.connect.validate;
 
-import static dev.pglane.sink.PgSinkConfig.DATABASE_HOST;
-import static dev.pglane.sink.PgSinkConfig.DATABASE_NAME;
-import static dev.pglane.sink.PgSinkConfig.DATABASE_PASSWORD;
-import static dev.pglane.sink.PgSinkConfig.DATABASE_PORT;
-import static dev.pglane.sink.PgSinkConfig.DATABASE_USER;
-
-import dev.pglane.sink.database.DatabaseEndpoint;
-import dev.pglane.sink.database.SqlStateClass;
+import dev.pglane.connect.config.DatabaseSettings;
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.connect.database.SqlStateClass;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -95,7 +90,7 @@ public final class ConnectionProbe {
                 return true;
             }
             problems.add(new ConfigProblem(
-                    DATABASE_HOST,
+                    DatabaseSettings.HOST,
                     "PostgreSQL " + rs.getString(2) + " at " + endpoint.address()
                             + " is not supported; pglane needs 14 or newer"));
             return false;
@@ -106,11 +101,13 @@ public final class ConnectionProbe {
         return switch (SqlStateClass.of(e)) {
             case AUTHENTICATION -> {
                 String message = "PostgreSQL rejected user '" + endpoint.user() + "': " + describe(e);
-                yield List.of(new ConfigProblem(DATABASE_USER, message), new ConfigProblem(DATABASE_PASSWORD, message));
+                yield List.of(
+                        new ConfigProblem(DatabaseSettings.USER, message),
+                        new ConfigProblem(DatabaseSettings.PASSWORD, message));
             }
             case UNKNOWN_DATABASE ->
                 List.of(new ConfigProblem(
-                        DATABASE_NAME,
+                        DatabaseSettings.NAME,
                         "Database '" + endpoint.database() + "' does not exist on " + endpoint.address()));
             default -> unreachable(describe(e));
         };
@@ -118,12 +115,13 @@ public final class ConnectionProbe {
 
     private List<ConfigProblem> unreachable(String cause) {
         String message = "Cannot connect to PostgreSQL at " + endpoint.address() + ": " + cause;
-        return List.of(new ConfigProblem(DATABASE_HOST, message), new ConfigProblem(DATABASE_PORT, message));
+        return List.of(
+                new ConfigProblem(DatabaseSettings.HOST, message), new ConfigProblem(DatabaseSettings.PORT, message));
     }
 
     private ConfigProblem checkFailed(Throwable e) {
         return new ConfigProblem(
-                DATABASE_HOST, "Checking PostgreSQL at " + endpoint.address() + " failed: " + describe(e));
+                DatabaseSettings.HOST, "Checking PostgreSQL at " + endpoint.address() + " failed: " + describe(e));
     }
 
     /** The message, plus the root cause where pgjdbc's own text is generic ("The connection attempt failed."). */

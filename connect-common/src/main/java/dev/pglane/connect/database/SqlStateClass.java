@@ -1,4 +1,4 @@
-package dev.pglane.sink.database;
+package dev.pglane.connect.database;
 
 import java.sql.SQLException;
 

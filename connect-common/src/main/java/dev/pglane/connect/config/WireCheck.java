@@ -1,4 +1,4 @@
-package dev.pglane.source.config;
+package dev.pglane.connect.config;
 
 import java.util.function.UnaryOperator;
 import org.apache.kafka.common.config.ConfigDef;

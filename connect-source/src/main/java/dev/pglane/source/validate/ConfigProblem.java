@@ -1,4 +1,0 @@
-package dev.pglane.source.validate;
-
-/** A validation finding: the key the user has to change, and what is wrong with it. */
-public record ConfigProblem(String key, String message) {}
