@@ -88,6 +88,11 @@ public final class ConnectRestClient {
                 name, connector.path("state").asText(), textOrNull(connector.path("trace")), List.copyOf(tasks));
     }
 
+    /** {@code POST /connectors/{name}/tasks/{task}/restart}: stops the task and starts it again from its offsets. */
+    public void restartTask(String name, int task) {
+        send("POST", "connectors/" + encode(name) + "/tasks/" + task + "/restart", null);
+    }
+
     /** {@code DELETE /connectors/{name}}. */
     public void deleteConnector(String name) {
         send("DELETE", "connectors/" + encode(name), null);

@@ -41,6 +41,14 @@ public final class ConnectorConfigs {
         return new ConnectorConfigs(values);
     }
 
+    /** Values for a source database and broker only: enough for the source templates. */
+    public static ConnectorConfigs forSource(PostgresNode source, String bootstrapServers) {
+        Map<String, String> values = new LinkedHashMap<>();
+        putDatabase(values, "SOURCE", source);
+        values.put("PGLANE_BOOTSTRAP_SERVERS", bootstrapServers);
+        return new ConnectorConfigs(values);
+    }
+
     private static void putDatabase(Map<String, String> values, String side, PostgresNode node) {
         values.put("PGLANE_" + side + "_HOST", node.host());
         values.put("PGLANE_" + side + "_PORT", String.valueOf(node.port()));

@@ -61,12 +61,22 @@ public final class PostgresNode implements AutoCloseable {
      *     connector and tests
      */
     public static PostgresNode start(String name, PostgresVersion version, Path workDir, WalLevel walLevel) {
+        return start(name, version, workDir, walLevel, Map.of());
+    }
+
+    /**
+     * Like {@link #start(String, PostgresVersion, Path, WalLevel)}, with more server settings (e.g.
+     * {@code shared_buffers} for a benchmark); they override the defaults of {@code walLevel}.
+     */
+    public static PostgresNode start(
+            String name, PostgresVersion version, Path workDir, WalLevel walLevel, Map<String, String> settings) {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("wal_level", walLevel.name().toLowerCase());
         if (walLevel == WalLevel.LOGICAL) {
             config.put("max_replication_slots", "10");
             config.put("max_wal_senders", "10");
         }
+        config.putAll(settings);
         PostgresNode node = new PostgresNode(name, version, workDir.resolve(name), config);
         node.startServer();
         return node;
@@ -112,6 +122,11 @@ public final class PostgresNode implements AutoCloseable {
         } finally {
             server = null;
         }
+    }
+
+    /** The data directory; {@code postmaster.pid} in it names the running server's process. */
+    public Path dataDirectory() {
+        return dataDir;
     }
 
     public String host() {

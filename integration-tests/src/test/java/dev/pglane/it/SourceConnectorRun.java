@@ -1,0 +1,153 @@
+package dev.pglane.it;
+
+import dev.pglane.it.kafka.CommittedTransaction;
+import dev.pglane.it.kafka.TopicReader;
+import dev.pglane.it.kafka.TransactionRebuilder;
+import dev.pglane.it.stack.ConnectRestException;
+import dev.pglane.it.stack.ConnectorConfigs;
+import dev.pglane.it.stack.PostgresNode;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One pglane source connector created over REST from {@code config-examples/source-json.json}, the way a user
+ * would, plus a consumer reading its topics back into a {@link TransactionRebuilder}.
+ *
+ * <p>The connector, its slot, its publication and its topic prefix all take the run's name, so runs of one class
+ * share a worker and a server without seeing each other's records. {@link #start} returns once the task streams
+ * from its slot: writes made after it are captured. {@link #close} deletes the connector and drops the slot (which
+ * would otherwise keep WAL) and the publication.
+ */
+final class SourceConnectorRun implements AutoCloseable {
+    static final Duration STARTUP = Duration.ofSeconds(60);
+
+    private final SharedWorker worker;
+    private final PostgresNode source;
+    private final String name;
+    private final TopicReader reader;
+    private final TransactionRebuilder rebuilder = new TransactionRebuilder();
+
+    private SourceConnectorRun(SharedWorker worker, PostgresNode source, String name) {
+        this.worker = worker;
+        this.source = source;
+        this.name = name;
+        this.reader = TopicReader.forPrefix(worker.bootstrapServers(), name);
+    }
+
+    /**
+     * Creates the connector and waits until its task runs and its slot is active.
+     *
+     * @param name lower-case letters, digits and underscores: a valid slot, publication and topic prefix
+     * @param changes settings that differ from the example config
+     */
+    static SourceConnectorRun start(
+            SharedWorker worker, PostgresNode source, String name, Map<String, String> changes) {
+        Map<String, String> config =
+                ConnectorConfigs.forSource(source, worker.bootstrapServers()).load(ConnectorConfigs.SOURCE_JSON);
+        config.put("name", name);
+        config.put("slot.name", name);
+        config.put("publication.name", name);
+        config.put("topic.prefix", name);
+        config.putAll(changes);
+        SourceConnectorRun run = new SourceConnectorRun(worker, source, name);
+        try {
+            worker.rest().putConnectorConfig(name, config);
+            worker.rest().awaitConnectorRunning(name, STARTUP);
+            run.awaitSlotActive(true, STARTUP);
+        } catch (RuntimeException e) {
+            run.close();
+            throw new IllegalStateException("source connector " + name + " did not start", e);
+        }
+        return run;
+    }
+
+    String topicPrefix() {
+        return name;
+    }
+
+    String slot() {
+        return name;
+    }
+
+    TopicReader reader() {
+        return reader;
+    }
+
+    TransactionRebuilder rebuilder() {
+        return rebuilder;
+    }
+
+    /**
+     * Reads until the rebuilder has released {@code count} transactions with changes; returns those. Transactions
+     * without changes are left out: PostgreSQL 14 sends the empty commits of catalog-only work (e.g. an ANALYZE).
+     */
+    List<CommittedTransaction> awaitCommitted(int count, Duration timeout) {
+        reader.readUntil(
+                rebuilder::accept,
+                () -> withChanges().size() >= count,
+                timeout,
+                () -> "waiting for " + count + " committed transactions of " + name + ": " + rebuilder.describe());
+        return withChanges();
+    }
+
+    List<CommittedTransaction> withChanges() {
+        return rebuilder.committed().stream()
+                .filter(tx -> !tx.changes().isEmpty())
+                .toList();
+    }
+
+    /** Restarts task 0 over REST and waits until it runs and streams from its slot again. */
+    void restartTask() {
+        worker.rest().restartTask(name, 0);
+        worker.rest().awaitConnectorRunning(name, STARTUP);
+        awaitSlotActive(true, STARTUP);
+    }
+
+    /** Waits until the slot is active, or released (inactive or absent). */
+    private void awaitSlotActive(boolean active, Duration timeout) {
+        Waits.until("slot " + name + " is " + (active ? "active" : "released"), timeout, () -> {
+            try (Connection connection = source.open();
+                    PreparedStatement query = connection.prepareStatement(
+                            "SELECT count(*) FROM pg_replication_slots WHERE slot_name = ? AND active")) {
+                query.setString(1, name);
+                try (ResultSet rs = query.executeQuery()) {
+                    rs.next();
+                    return (rs.getInt(1) == 1) == active;
+                }
+            }
+        });
+    }
+
+    private void deleteConnector() {
+        try {
+            worker.rest().deleteConnector(name);
+        } catch (ConnectRestException e) {
+            if (e.status() != 404) {
+                throw e;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            reader.close();
+            deleteConnector();
+            awaitSlotActive(false, STARTUP);
+            try (Connection connection = source.open();
+                    Statement statement = connection.createStatement()) {
+                statement.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                        + " WHERE slot_name = '" + name + "'");
+                statement.execute("DROP PUBLICATION IF EXISTS " + name);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cleaning up after source connector " + name, e);
+        }
+    }
+}
