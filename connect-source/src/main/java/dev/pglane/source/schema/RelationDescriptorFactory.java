@@ -1,0 +1,73 @@
+package dev.pglane.source.schema;
+
+import dev.pglane.source.pgoutput.RelationColumn;
+import dev.pglane.source.pgoutput.RelationMessage;
+import dev.pglane.source.pgoutput.TypeMessage;
+import dev.pglane.source.values.RowDecoder;
+import dev.pglane.wire.TopicNames;
+import dev.pglane.wire.envelope.EnvelopeSchemas;
+import dev.pglane.wire.types.Column;
+import dev.pglane.wire.types.NumericMapping;
+import dev.pglane.wire.types.RowSchemas;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.connect.data.Schema;
+
+/**
+ * Builds relation descriptors from Relation messages: column types through the {@link TypeCatalog}, the topic
+ * through {@link TopicNames}, the row schema through {@link RowSchemas}, the envelope through
+ * {@link EnvelopeSchemas}, and a {@link RowDecoder} with one decoder per column.
+ */
+public final class RelationDescriptorFactory {
+
+    /** What a Relation message's empty namespace stands for. */
+    static final String CATALOG_SCHEMA = "pg_catalog";
+
+    private final String topicPrefix;
+    private final TopicNames topics;
+    private final NumericMapping numericMapping;
+    private final EnvelopeSchemas envelopes;
+    private final TypeCatalog types;
+
+    public RelationDescriptorFactory(
+            String topicPrefix,
+            TopicNames topics,
+            NumericMapping numericMapping,
+            EnvelopeSchemas envelopes,
+            TypeCatalog types) {
+        this.topicPrefix = topicPrefix;
+        this.topics = topics;
+        this.numericMapping = numericMapping;
+        this.envelopes = envelopes;
+        this.types = types;
+    }
+
+    /**
+     * @throws IllegalStateException if a column type cannot be resolved
+     * @throws IllegalArgumentException if the table's topic or row schema cannot be formed (e.g. a name too long)
+     */
+    public RelationDescriptor create(RelationMessage message) {
+        String schema = message.namespace().isEmpty() ? CATALOG_SCHEMA : message.namespace();
+        String table = message.relationName();
+        List<Column> columns = new ArrayList<>(message.columns().size());
+        for (RelationColumn column : message.columns()) {
+            columns.add(
+                    new Column(column.name(), types.resolve(column.typeOid(), column.typeModifier()), column.key()));
+        }
+        Schema rowSchema = RowSchemas.build(topicPrefix, schema, table, columns, numericMapping);
+        return new RelationDescriptor(
+                message.relationId(),
+                schema,
+                table,
+                message.replicaIdentity(),
+                columns,
+                topics.changeTopic(schema, table),
+                envelopes.forRow(rowSchema),
+                RowDecoder.create(schema + "." + table, columns, rowSchema));
+    }
+
+    /** Passes a Type message on to the catalog, before the Relation message that needs the type. */
+    void announced(TypeMessage message) {
+        types.announced(message);
+    }
+}
