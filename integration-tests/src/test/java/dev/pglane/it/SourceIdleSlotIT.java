@@ -1,0 +1,99 @@
+package dev.pglane.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.wire.Lsn;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A connector whose captured tables are idle must not pin WAL: while only a table outside its publication is
+ * written, the slot's confirmed position still moves past those writes.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SourceIdleSlotIT {
+    private static final Duration ADVANCE = Duration.ofSeconds(30);
+
+    @RegisterExtension
+    static final SharedWorker worker = new SharedWorker();
+
+    @TempDir
+    static Path workDir;
+
+    static final SourceServers servers = new SourceServers();
+
+    @AfterAll
+    static void stopServers() {
+        servers.close();
+    }
+
+    static List<PostgresVersion> versions() {
+        return PostgresVersion.listFromProperty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("writes only to an uncaptured table: confirmed_flush_lsn advances past them, nothing is emitted")
+    void idleSlotAdvances(PostgresVersion version) throws Exception {
+        PostgresNode source = servers.of(version, workDir);
+        try (Connection connection = source.open();
+                Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE captured (id integer PRIMARY KEY)");
+            statement.execute("CREATE TABLE uncaptured (id integer PRIMARY KEY, v text)");
+        }
+        String name = "idle_pg" + version.major();
+        Map<String, String> changes = Map.of("table.include.list", "public\\.captured", "status.interval.ms", "1000");
+        try (SourceConnectorRun run = SourceConnectorRun.start(worker, source, name, changes);
+                SqlSession session = SqlSession.open(source)) {
+            Lsn before = confirmedFlush(source, run.slot());
+            for (int i = 1; i <= 20; i++) {
+                session.exec(
+                        "INSERT INTO uncaptured SELECT g, repeat('w', 200) FROM generate_series(?, ?) g",
+                        i * 1000,
+                        i * 1000 + 999);
+                session.commit();
+            }
+            Lsn written = Lsn.parse((String) session.queryValue("SELECT pg_current_wal_lsn()::text"));
+            session.commit();
+
+            Waits.until(
+                    "confirmed_flush_lsn of " + run.slot() + " (was " + before + ") passes " + written,
+                    ADVANCE,
+                    () -> confirmedFlush(source, run.slot()).compareTo(written) >= 0);
+
+            run.reader().readQuietFor(run.rebuilder()::accept, Duration.ofSeconds(1));
+            assertEquals(List.of(), run.withChanges(), "nothing of the uncaptured table is emitted");
+        }
+    }
+
+    private static Lsn confirmedFlush(PostgresNode source, String slot) throws SQLException {
+        try (Connection connection = source.open();
+                PreparedStatement query = connection.prepareStatement(
+                        "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ?")) {
+            query.setString(1, slot);
+            try (ResultSet rs = query.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("no slot " + slot);
+                }
+                return Lsn.parse(rs.getString(1));
+            }
+        }
+    }
+}

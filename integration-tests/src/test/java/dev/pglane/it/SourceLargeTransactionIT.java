@@ -1,0 +1,203 @@
+package dev.pglane.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.it.kafka.CommittedTransaction;
+import dev.pglane.it.kafka.WireRecord;
+import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.wire.envelope.ChangeEvent;
+import dev.pglane.wire.envelope.Op;
+import dev.pglane.wire.marker.Marker;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Transactions far larger than anything the connector may hold: one of a million rows arrives whole and in order
+ * with the connector's memory flat, and a large streamed transaction that rolls back ends in an ABORT marker that
+ * leaves a consumer nothing to apply.
+ */
+@Timeout(value = 420, unit = TimeUnit.SECONDS)
+class SourceLargeTransactionIT {
+    private static final int MILLION = 1_000_000;
+    private static final int STREAMED_ROWS = 50_000;
+
+    /**
+     * How much the live heap may grow while the transaction passes through. Holding its records would take about
+     * 1 KB each (a SourceRecord, its envelope, source and transaction structs and the row): about 1 GB for a
+     * million, more than the whole test JVM (-Xmx1g). The connector's own bounded queues hold a few thousand
+     * records; the producer's buffer is 32 MB at most. 160 MB leaves room for the broker's and the consumer's
+     * working buffers and still fails any design that keeps even a sixth of the transaction.
+     */
+    private static final long HEAP_GROWTH_BOUND = 160L * 1024 * 1024;
+
+    @RegisterExtension
+    static final SharedWorker worker = new SharedWorker();
+
+    @TempDir
+    static Path workDir;
+
+    static final SourceServers servers = new SourceServers();
+
+    @AfterAll
+    static void stopServers() {
+        servers.close();
+    }
+
+    static List<PostgresVersion> versions() {
+        return PostgresVersion.listFromProperty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("a million-row transaction arrives in order under one END, and the connector's heap stays flat")
+    void millionRows(PostgresVersion version) throws Exception {
+        PostgresNode source = servers.of(version, workDir);
+        execute(source, "CREATE TABLE big (id integer PRIMARY KEY, v integer)");
+        String name = "large_pg" + version.major();
+        try (SourceConnectorRun run = SourceConnectorRun.start(worker, source, name, Map.of());
+                SqlSession session = SqlSession.open(source)) {
+            long baseline = HeapSampler.liveHeap();
+            session.exec("INSERT INTO big SELECT g, -g FROM generate_series(1, " + MILLION + ") g");
+            long xid = session.xid();
+            session.commit();
+
+            InOrderCheck check = new InOrderCheck(xid);
+            try (HeapSampler heap = HeapSampler.start(Duration.ofSeconds(2))) {
+                run.reader().readUntil(check, check::done, Duration.ofSeconds(300), check::toString);
+                long growth = heap.max() - baseline;
+                assertTrue(
+                        growth < HEAP_GROWTH_BOUND,
+                        "live heap grew by " + mib(growth) + " (baseline " + mib(baseline) + ", max "
+                                + mib(heap.max()) + " in " + heap.samples() + " samples); bound "
+                                + mib(HEAP_GROWTH_BOUND));
+            }
+            assertEquals(MILLION, check.end.eventCount(), "END event_count");
+            assertEquals(MILLION, check.end.dataCollections().get(0).eventCount(), "END count of public.big");
+            assertEquals(1, check.end.dataCollections().size(), "END data_collections");
+            assertEquals(1, check.ends, "one END");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("streaming on: a large transaction streamed before its rollback ends in ABORT and yields nothing")
+    void streamedTransactionAborts(PostgresVersion version) throws Exception {
+        PostgresNode source = servers.of(version, workDir);
+        execute(source, "CREATE TABLE streamed (id integer PRIMARY KEY, v text)");
+        execute(source, "CREATE TABLE after_abort (id integer PRIMARY KEY)");
+        // 64 kB is the minimum: the server streams any transaction larger than that while it runs
+        execute(source, "ALTER SYSTEM SET logical_decoding_work_mem = '64kB'");
+        execute(source, "SELECT pg_reload_conf()");
+        String name = "streamed_pg" + version.major();
+        try (SourceConnectorRun run = SourceConnectorRun.start(worker, source, name, Map.of("streaming.mode", "on"));
+                SqlSession session = SqlSession.open(source)) {
+            session.exec("INSERT INTO streamed SELECT g, repeat('x', 100) FROM generate_series(1, ?) g", STREAMED_ROWS);
+            long aborted = session.xid();
+            session.rollback();
+            session.exec("INSERT INTO after_abort VALUES (1)");
+            long committed = session.xid();
+            session.commit();
+
+            long[] streamedRecords = {0};
+            run.reader()
+                    .readUntil(
+                            record -> {
+                                if (record instanceof WireRecord.Change change && change.keyXid() == aborted) {
+                                    streamedRecords[0]++;
+                                }
+                                run.rebuilder().accept(record);
+                            },
+                            () -> run.rebuilder().committedCount() >= 1,
+                            Duration.ofSeconds(120),
+                            () -> "waiting for the transaction after the rollback: "
+                                    + run.rebuilder().describe());
+
+            List<CommittedTransaction> out = run.rebuilder().committed();
+            assertEquals(
+                    List.of(committed),
+                    out.stream().map(CommittedTransaction::xid).toList(),
+                    "only the commit");
+            assertTrue(streamedRecords[0] > 0, "the rolled-back transaction was streamed before its rollback");
+            List<Marker.Abort> aborts = run.rebuilder().aborts();
+            assertEquals(1, aborts.size(), "one ABORT: " + aborts);
+            assertEquals(aborted, aborts.get(0).xid());
+            assertTrue(aborts.get(0).isTopLevel(), "the whole transaction aborted: " + aborts.get(0));
+        } finally {
+            execute(source, "ALTER SYSTEM RESET logical_decoding_work_mem");
+            execute(source, "SELECT pg_reload_conf()");
+        }
+    }
+
+    /**
+     * Checks the big transaction record by record without keeping any: inserts of ids 1, 2, ... in total_order,
+     * then its END. Records of other transactions must not appear.
+     */
+    private static final class InOrderCheck implements java.util.function.Consumer<WireRecord> {
+        private final long xid;
+        private long received;
+        private int ends;
+        private Marker.End end;
+
+        InOrderCheck(long xid) {
+            this.xid = xid;
+        }
+
+        @Override
+        public void accept(WireRecord record) {
+            if (record instanceof WireRecord.MarkerRecord marker) {
+                if (marker.marker() instanceof Marker.End e && e.xid() == xid) {
+                    end = e;
+                    ends++;
+                } else if (marker.marker() instanceof Marker.End e) {
+                    // PostgreSQL 14 sends the empty commits of catalog-only work, e.g. autovacuum's ANALYZE
+                    assertEquals(0, e.eventCount(), "END of another transaction with records: " + e);
+                }
+                return;
+            }
+            ChangeEvent event = ((WireRecord.Change) record).event();
+            long next = received + 1;
+            assertEquals(xid, event.transaction().xid(), "record " + next + " of another transaction");
+            assertEquals(Op.CREATE, event.op(), "record " + next);
+            assertEquals(next, event.transaction().totalOrder(), "total_order of record " + next);
+            assertEquals((int) next, event.after().get("id"), "id of record " + next + " (stream order)");
+            assertEquals((int) -next, event.after().get("v"), "v of record " + next);
+            received = next;
+        }
+
+        boolean done() {
+            return end != null && received == MILLION;
+        }
+
+        @Override
+        public String toString() {
+            return "waiting for " + MILLION + " records and the END of xid " + xid + "; got " + received
+                    + " records, END " + end;
+        }
+    }
+
+    private static String mib(long bytes) {
+        return bytes / (1024 * 1024) + " MiB";
+    }
+
+    private static void execute(PostgresNode source, String sql) throws SQLException {
+        try (Connection connection = source.open();
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+}

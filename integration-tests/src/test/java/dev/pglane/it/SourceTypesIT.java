@@ -1,0 +1,217 @@
+package dev.pglane.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pglane.it.kafka.CommittedTransaction;
+import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.wire.envelope.ChangeEvent;
+import dev.pglane.wire.envelope.Op;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A table with a column of every type family of wire-format.md §7 gets rows of ordinary, special and extreme values
+ * and a row of NULLs; each value arrives as §7 says, with the semantic name and the column parameters of its type.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class SourceTypesIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int ROWS = 3;
+
+    @RegisterExtension
+    static final SharedWorker worker = new SharedWorker();
+
+    @TempDir
+    static Path workDir;
+
+    static final SourceServers servers = new SourceServers();
+
+    @AfterAll
+    static void stopServers() {
+        servers.close();
+    }
+
+    static List<PostgresVersion> versions() {
+        return PostgresVersion.listFromProperty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("every type family arrives with its §7 encoding, specials in text_values, NULL as null")
+    void everyTypeFamily(PostgresVersion version) throws Exception {
+        PostgresNode source = servers.of(version, workDir);
+        List<TypeCase> cases = TypeCases.all();
+        createTable(source, cases);
+        String name = "types_pg" + version.major();
+        try (SourceConnectorRun run = SourceConnectorRun.start(worker, source, name, Map.of());
+                SqlSession session = SqlSession.open(source)) {
+            for (int row = 0; row <= ROWS; row++) {
+                session.exec(insert(cases, row));
+            }
+            session.commit();
+            List<Map<String, String>> serverText = serverText(source, cases);
+            Map<String, ColumnType> types = columnTypes(source);
+
+            CommittedTransaction tx =
+                    run.awaitCommitted(1, Duration.ofSeconds(60)).get(0);
+            assertEquals(ROWS + 1, tx.changes().size(), "one insert per row");
+            for (int row = 0; row <= ROWS; row++) {
+                ChangeEvent event = tx.changes().get(row);
+                assertEquals(Op.CREATE, event.op());
+                assertEquals(row + 1, event.after().get("id"), "rows in insert order");
+                assertRow(event, row, cases, serverText.get(row));
+            }
+            assertSchemas(tx.changes().get(0).after().schema(), cases, types);
+        }
+    }
+
+    private static void assertRow(ChangeEvent event, int row, List<TypeCase> cases, Map<String, String> serverText)
+            throws Exception {
+        Map<String, String> expectedText = new HashMap<>();
+        for (TypeCase c : cases) {
+            String where = "row " + (row + 1) + " " + c.column() + " " + c.sqlType();
+            Object actual = normalise(event.after().get(c.column()));
+            Object expected = row < ROWS ? c.expected().get(row) : null;
+            if (expected instanceof TypeCase.TextValue textValue) {
+                expectedText.put("after." + c.column(), textValue.text());
+                assertNull(actual, where + ": typed field of a value in text_values");
+            } else if (expected instanceof TypeCase.JsonText json) {
+                assertEquals(JSON.readTree(json.json()), JSON.readTree((String) actual), where);
+            } else if (expected == TypeCase.SERVER_TEXT) {
+                assertEquals(serverText.get(c.column()), actual, where + " (the server's text)");
+            } else {
+                assertEquals(expected, actual, where);
+            }
+        }
+        assertEquals(expectedText, event.textValues(), "row " + (row + 1) + ": text_values");
+        assertEquals(List.of(), event.unchangedToast(), "row " + (row + 1) + ": unchanged_toast");
+    }
+
+    /** Semantic names, and the {@code __pglane.*} parameters naming the type as the catalog does. */
+    private static void assertSchemas(Schema row, List<TypeCase> cases, Map<String, ColumnType> types) {
+        for (TypeCase c : cases) {
+            Schema field = row.field(c.column()).schema();
+            Schema valueSchema = field.type() == Schema.Type.ARRAY ? field.valueSchema() : field;
+            assertEquals(c.schemaName(), valueSchema.name(), c.column() + ": semantic name");
+            ColumnType type = types.get(c.column());
+            assertEquals(type.formatted(), field.parameters().get("__pglane.type"), c.column() + ": __pglane.type");
+            assertEquals(type.oid(), field.parameters().get("__pglane.oid"), c.column() + ": __pglane.oid");
+        }
+        assertEquals("true", row.field("id").schema().parameters().get("__pglane.key"), "id is the key");
+        assertEquals(
+                "sad,ok,happy", row.field("c_enum").schema().parameters().get("allowed"), "enum labels in sort order");
+    }
+
+    /** Record values in a comparable form: bytes as hex, structs as maps, lists element by element. */
+    private static Object normalise(Object value) {
+        if (value instanceof byte[] bytes) {
+            return HexFormat.of().formatHex(bytes);
+        }
+        if (value instanceof ByteBuffer buffer) {
+            byte[] bytes = new byte[buffer.remaining()];
+            buffer.duplicate().get(bytes);
+            return HexFormat.of().formatHex(bytes);
+        }
+        if (value instanceof Struct struct) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            for (Field field : struct.schema().fields()) {
+                fields.put(field.name(), normalise(struct.get(field)));
+            }
+            return fields;
+        }
+        if (value instanceof List<?> list) {
+            List<Object> elements = new ArrayList<>(list.size());
+            list.forEach(element -> elements.add(normalise(element)));
+            return elements;
+        }
+        return value;
+    }
+
+    private static void createTable(PostgresNode source, List<TypeCase> cases) throws SQLException {
+        try (Connection connection = source.open();
+                Statement statement = connection.createStatement()) {
+            for (String sql : TypeCases.prerequisites()) {
+                statement.execute(sql);
+            }
+            statement.execute("CREATE TABLE every_type (id integer PRIMARY KEY, "
+                    + cases.stream().map(c -> c.column() + " " + c.sqlType()).collect(Collectors.joining(", "))
+                    + ")");
+        }
+    }
+
+    /** Row {@code row} (0-based) of the literals; the row after the last holds NULL in every column. */
+    private static String insert(List<TypeCase> cases, int row) {
+        return "INSERT INTO every_type VALUES (" + (row + 1) + ", "
+                + cases.stream()
+                        .map(c -> row < ROWS && c.literals().get(row) != null
+                                ? c.literals().get(row)
+                                : "NULL")
+                        .collect(Collectors.joining(", "))
+                + ")";
+    }
+
+    /** Each row's columns as the server prints them ({@code ::text}), in the session's settings. */
+    private static List<Map<String, String>> serverText(PostgresNode source, List<TypeCase> cases) throws SQLException {
+        List<Map<String, String>> rows = new ArrayList<>();
+        try (Connection connection = source.open();
+                Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT "
+                        + cases.stream().map(c -> c.column() + "::text").collect(Collectors.joining(", "))
+                        + " FROM every_type ORDER BY id")) {
+            while (rs.next()) {
+                Map<String, String> text = new HashMap<>();
+                for (int i = 0; i < cases.size(); i++) {
+                    text.put(cases.get(i).column(), rs.getString(i + 1));
+                }
+                rows.add(text);
+            }
+        }
+        return rows;
+    }
+
+    /** A column's type as the catalog names it; domains by their base type (wire-format.md §7). */
+    private record ColumnType(String formatted, String oid) {}
+
+    private static Map<String, ColumnType> columnTypes(PostgresNode source) throws SQLException {
+        Map<String, ColumnType> types = new HashMap<>();
+        try (Connection connection = source.open();
+                Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT a.attname,"
+                        + " format_type(CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE a.atttypid END,"
+                        + "             CASE WHEN t.typtype = 'd' THEN t.typtypmod ELSE a.atttypmod END),"
+                        + " (CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE a.atttypid END)::text"
+                        + " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
+                        + " WHERE a.attrelid = 'every_type'::regclass AND a.attnum > 0")) {
+            while (rs.next()) {
+                types.put(rs.getString(1), new ColumnType(rs.getString(2), rs.getString(3)));
+            }
+        }
+        return types;
+    }
+}
