@@ -34,7 +34,17 @@ public record DatabaseEndpoint(
      * DriverManager}, which in a Connect worker may not see drivers of the plugin's class loader.
      */
     public Connection connect(String applicationName) throws SQLException {
-        Connection connection = new Driver().connect(jdbcUrl(), properties(applicationName));
+        return connect(applicationName, new Properties());
+    }
+
+    /**
+     * Opens a connection with extra pgjdbc properties on top of the endpoint's, e.g. those of a
+     * replication connection ({@code replication=database}).
+     */
+    public Connection connect(String applicationName, Properties extra) throws SQLException {
+        Properties props = properties(applicationName);
+        props.putAll(extra);
+        Connection connection = new Driver().connect(jdbcUrl(), props);
         if (connection == null) {
             throw new SQLException("pgjdbc did not accept the URL " + jdbcUrl());
         }
