@@ -1,4 +1,4 @@
-package dev.pglane.source.validate;
+package dev.pglane.source;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,11 +10,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The catalog queries about tables that the publication check needs. */
-final class DatabaseTables {
+/** The catalog queries about tables that the publication check and the publication set-up share. */
+public final class DatabaseTables {
     /** A table that a publication can hold: permanent, ordinary or partitioned, and not a partition. */
-    record Table(String schema, String table, boolean owned, boolean identified) {
-        String name() {
+    public record Table(String schema, String table, boolean owned, boolean identified) {
+        public String name() {
             return schema + "." + table;
         }
     }
@@ -26,7 +26,7 @@ final class DatabaseTables {
      * identified}: it has a primary key or a replica identity, so its updates and deletes carry the
      * old key. {@code owned}: the role may add it to a publication.
      */
-    static List<Table> publishable(Connection connection) throws SQLException {
+    public static List<Table> publishable(Connection connection) throws SQLException {
         String sql = "SELECT n.nspname, c.relname, pg_has_role(c.relowner, 'USAGE'),"
                 + " c.relreplident IN ('f', 'i') OR (c.relreplident = 'd' AND EXISTS"
                 + " (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary))"
@@ -48,7 +48,7 @@ final class DatabaseTables {
      * The tables a publication publishes, as {@code schema.table} of their partition root, so that
      * publish_via_partition_root does not change the answer.
      */
-    static Set<String> published(Connection connection, String publication) throws SQLException {
+    public static Set<String> published(Connection connection, String publication) throws SQLException {
         String sql = "SELECT DISTINCT rn.nspname || '.' || r.relname FROM pg_publication_tables pt"
                 + " JOIN pg_namespace n ON n.nspname = pt.schemaname"
                 + " JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = pt.tablename"

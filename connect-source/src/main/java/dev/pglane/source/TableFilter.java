@@ -28,4 +28,9 @@ public final class TableFilter {
         }
         return exclude.stream().noneMatch(p -> p.matcher(name).matches());
     }
+
+    /** The tables of {@code tables} this filter captures, in their order. */
+    public List<DatabaseTables.Table> captured(List<DatabaseTables.Table> tables) {
+        return tables.stream().filter(t -> captures(t.schema(), t.table())).toList();
+    }
 }

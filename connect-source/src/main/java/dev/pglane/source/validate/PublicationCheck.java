@@ -6,8 +6,9 @@ import static dev.pglane.source.PgSourceConfig.PUBLICATION_NAME;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.connect.validate.ServerCheck;
+import dev.pglane.source.DatabaseTables;
+import dev.pglane.source.DatabaseTables.Table;
 import dev.pglane.source.TableFilter;
-import dev.pglane.source.validate.DatabaseTables.Table;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -53,9 +54,7 @@ final class PublicationCheck implements ServerCheck {
     @Override
     public void run(Connection connection, List<ConfigProblem> problems) throws SQLException {
         List<Table> tables = DatabaseTables.publishable(connection);
-        List<Table> captured = tables.stream()
-                .filter(t -> filter.captures(t.schema(), t.table()))
-                .toList();
+        List<Table> captured = filter.captured(tables);
         warnAboutTablesWithoutKey(captured);
         Optional<Boolean> allTables = allTables(connection);
         if (allTables.isEmpty()) {
