@@ -58,6 +58,12 @@ public final class TopicReader implements AutoCloseable {
         return new TopicReader(bootstrapServers, topic -> topic.startsWith(start), start + "transactions");
     }
 
+    /** A reader of the marker topic {@code <topicPrefix>.transactions} only: cheap to follow during a benchmark. */
+    public static TopicReader markersOf(String bootstrapServers, String topicPrefix) {
+        String markerTopic = topicPrefix + ".transactions";
+        return new TopicReader(bootstrapServers, markerTopic::equals, markerTopic);
+    }
+
     /** Records decoded so far, over all calls. */
     public long recordsRead() {
         return recordsRead;

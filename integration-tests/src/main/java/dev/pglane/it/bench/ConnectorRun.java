@@ -1,0 +1,135 @@
+package dev.pglane.it.bench;
+
+import dev.pglane.it.kafka.TopicReader;
+import dev.pglane.it.kafka.WireRecord;
+import dev.pglane.it.stack.ConnectRestClient;
+import dev.pglane.it.stack.ConnectorConfigs;
+import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.wire.marker.Marker;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * The pglane source connector, created over REST from {@code config-examples/source-json.json} (JsonConverter with
+ * schemas), catching up on a backlog from its slot into Kafka: timed from the connector's creation until the
+ * fence transaction's END is on the marker topic.
+ */
+final class ConnectorRun {
+    static final String SYSTEM = "pglane source -> Kafka (JsonConverter)";
+    private static final Duration CATCH_UP = Duration.ofMinutes(30);
+
+    private final PostgresNode server;
+    private final ConnectRestClient rest;
+    private final String bootstrapServers;
+
+    ConnectorRun(PostgresNode server, ConnectRestClient rest, String bootstrapServers) {
+        this.server = server;
+        this.rest = rest;
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    Measurement measure(String slot, Backlog.Info backlog, String name) throws Exception {
+        Map<String, String> config =
+                ConnectorConfigs.forSource(server, bootstrapServers).load(ConnectorConfigs.SOURCE_JSON);
+        config.put("name", name);
+        config.put("slot.name", slot);
+        config.put("publication.name", Backlog.PUBLICATION);
+        config.put("topic.prefix", name);
+        long pg = ProcCpu.postmasterPid(server.dataDirectory());
+        EndCount ends = new EndCount(backlog.fenceXid());
+        try (TopicReader markers = TopicReader.markersOf(bootstrapServers, name)) {
+            double pgCpu = ProcCpu.serverSeconds(pg);
+            double jvmCpu = ProcCpu.jvmSeconds();
+            ThreadCpu threads = ThreadCpu.snapshot();
+            long begin = System.nanoTime();
+            rest.putConnectorConfig(name, config);
+            markers.readUntil(ends, ends::sawFence, CATCH_UP, ends::toString);
+            double seconds = (System.nanoTime() - begin) / 1e9;
+            Map<String, Double> breakdown = ThreadCpu.snapshot().secondsSince(threads);
+            jvmCpu = ProcCpu.jvmSeconds() - jvmCpu;
+            pgCpu = ProcCpu.serverSeconds(pg) - pgCpu;
+            if (ends.transactions != backlog.transactions() || ends.changes != backlog.changes()) {
+                throw new IllegalStateException("the connector's END markers count " + ends.transactions
+                        + " transactions with " + ends.changes + " changes; the backlog has "
+                        + backlog.transactions() + " with " + backlog.changes());
+            }
+            return new Measurement(
+                    SYSTEM, seconds, backlog.transactions(), backlog.changes(), pgCpu, jvmCpu, breakdown);
+        } finally {
+            remove(name, slot);
+        }
+    }
+
+    /** Deletes the connector, waits until its slot is released and deletes its topics (they take GBs). */
+    private void remove(String name, String slot) throws SQLException, InterruptedException, ExecutionException {
+        rest.deleteConnector(name);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (slotActive(slot)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("slot " + slot + " still active a minute after the connector's delete");
+            }
+            Thread.sleep(200);
+        }
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            Set<String> topics = admin.listTopics().names().get().stream()
+                    .filter(topic -> topic.startsWith(name + "."))
+                    .collect(Collectors.toSet());
+            admin.deleteTopics(topics).all().get();
+        }
+    }
+
+    private boolean slotActive(String slot) throws SQLException {
+        try (Connection connection = server.open();
+                PreparedStatement query = connection.prepareStatement(
+                        "SELECT count(*) FROM pg_replication_slots WHERE slot_name = ? AND active")) {
+            query.setString(1, slot);
+            try (ResultSet rs = query.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) > 0;
+            }
+        }
+    }
+
+    /** Counts END markers and their events until the fence transaction's END. */
+    private static final class EndCount implements java.util.function.Consumer<WireRecord> {
+        private final long fenceXid;
+        private long transactions;
+        private long changes;
+        private boolean fence;
+
+        EndCount(long fenceXid) {
+            this.fenceXid = fenceXid;
+        }
+
+        @Override
+        public void accept(WireRecord record) {
+            if (record instanceof WireRecord.MarkerRecord marker && marker.marker() instanceof Marker.End end) {
+                if (end.xid() == fenceXid) {
+                    fence = true;
+                } else if (end.eventCount() > 0) {
+                    transactions++;
+                    changes += end.eventCount();
+                }
+            }
+        }
+
+        boolean sawFence() {
+            return fence;
+        }
+
+        @Override
+        public String toString() {
+            return "waiting for the END of the fence transaction " + fenceXid + "; " + transactions
+                    + " transactions with " + changes + " changes so far";
+        }
+    }
+}
