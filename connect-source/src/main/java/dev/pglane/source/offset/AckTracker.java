@@ -1,0 +1,91 @@
+package dev.pglane.source.offset;
+
+import dev.pglane.wire.Lsn;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.source.SourceRecord;
+
+/**
+ * Turns Kafka acknowledgements into the LSN the slot may confirm.
+ *
+ * <p>Records are numbered as they leave {@code poll()}, which is stream order. Producer callbacks
+ * acknowledge them in any order, from several threads; only the contiguous acknowledged prefix counts,
+ * and the newest END or HEARTBEAT position inside it is the flushable LSN: every record of every
+ * transaction ending at or before it is then in Kafka. The reader thread reads that value and is the
+ * only one to talk to the server. One tracker serves the whole task, across reconnects, because records
+ * of an earlier session may still be acknowledged after a new one started.
+ */
+public final class AckTracker {
+    /** Stands for "no confirm point" in {@link #ahead}, which cannot hold null meaningfully. */
+    private static final Lsn NONE = Lsn.INVALID;
+
+    private long dispatched;
+    private long acknowledged;
+    /** Acknowledged records beyond the prefix, by sequence, with their confirm point. */
+    private final Map<Long, Lsn> ahead = new HashMap<>();
+
+    private volatile Lsn flushable = Lsn.INVALID;
+
+    /** Numbers {@code records} in order; called by the poll thread before Connect sees them. */
+    public synchronized void dispatch(List<SourceRecord> records) {
+        for (SourceRecord record : records) {
+            if (record instanceof TrackedRecord tracked) {
+                tracked.sequence(dispatched++);
+            }
+        }
+    }
+
+    /**
+     * Marks a record as written to Kafka, or filtered out by a transformation (Connect then passes no
+     * metadata, and the record needs no acknowledgement either). Records this tracker did not number
+     * are ignored.
+     */
+    public void acknowledge(SourceRecord record) {
+        if (!(record instanceof TrackedRecord tracked) || tracked.sequence() < 0) {
+            return;
+        }
+        advance(tracked.sequence(), tracked.confirmLsn() == null ? NONE : tracked.confirmLsn());
+    }
+
+    /** Adds one acknowledgement and moves the prefix, and with it the flushable LSN, as far as it goes. */
+    private synchronized void advance(long sequence, Lsn confirm) {
+        if (sequence < acknowledged || ahead.containsKey(sequence)) {
+            return;
+        }
+        if (sequence != acknowledged) {
+            ahead.put(sequence, confirm);
+            return;
+        }
+        Lsn newest = confirm;
+        acknowledged++;
+        Lsn next;
+        while ((next = ahead.remove(acknowledged)) != null) {
+            if (next.isValid()) {
+                newest = next;
+            }
+            acknowledged++;
+        }
+        if (newest.isValid() && newest.compareTo(flushable) > 0) {
+            flushable = newest;
+        }
+    }
+
+    /**
+     * The newest END or HEARTBEAT LSN whose record, and every record before it, Kafka acknowledged;
+     * {@link Lsn#INVALID} before the first. Never moves backwards.
+     */
+    public Lsn flushableLsn() {
+        return flushable;
+    }
+
+    /** True when every dispatched record has been acknowledged. */
+    public synchronized boolean allAcknowledged() {
+        return acknowledged == dispatched;
+    }
+
+    /** Records handed to Connect and not yet acknowledged as part of the prefix. */
+    public synchronized long inFlight() {
+        return dispatched - acknowledged;
+    }
+}
