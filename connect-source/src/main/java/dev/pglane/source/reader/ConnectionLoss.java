@@ -1,0 +1,35 @@
+package dev.pglane.source.reader;
+
+import dev.pglane.connect.database.SqlStateClass;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.Set;
+
+/**
+ * Whether a failure means the connection to the server went away, so that a new session after a
+ * backoff may succeed: a retriable condition rather than a broken configuration or stream.
+ */
+public final class ConnectionLoss {
+    /**
+     * Server shutdown or restart (57P01, 57P02), a server still starting (57P03), and a slot still held
+     * by the walsender of the previous session, which exits shortly after its client left (55006).
+     */
+    private static final Set<String> TRANSIENT_STATES = Set.of("57P01", "57P02", "57P03", "55006");
+
+    private ConnectionLoss() {}
+
+    /** True if {@code e}, or a cause of it, is a lost or refused connection. */
+    public static boolean isLost(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof IOException) {
+                return true;
+            }
+            if (t instanceof SQLException sql
+                    && (SqlStateClass.of(sql) == SqlStateClass.CONNECTION
+                            || TRANSIENT_STATES.contains(sql.getSQLState()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

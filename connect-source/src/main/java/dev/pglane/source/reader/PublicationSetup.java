@@ -1,0 +1,71 @@
+package dev.pglane.source.reader;
+
+import dev.pglane.source.DatabaseTables;
+import dev.pglane.source.PgSourceConfig;
+import dev.pglane.source.TableFilter;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.postgresql.PGConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the publication when it is absent and {@code publication.create} allows it: FOR ALL TABLES
+ * without table lists, else FOR TABLE with the tables the lists select now. An existing publication is
+ * never altered, since other consumers may rely on it (validation reports a mismatch).
+ */
+public final class PublicationSetup {
+    private static final Logger log = LoggerFactory.getLogger(PublicationSetup.class);
+    private static final String DUPLICATE_OBJECT = "42710";
+
+    private PublicationSetup() {}
+
+    /** @throws ConnectException if the publication is missing and may not be created, or would be empty */
+    public static void ensure(Connection connection, String publication, boolean create, TableFilter filter)
+            throws SQLException {
+        if (exists(connection, publication)) {
+            return;
+        }
+        if (!create) {
+            throw new ConnectException("Publication '" + publication + "' does not exist and "
+                    + PgSourceConfig.PUBLICATION_CREATE + " is false; create it first");
+        }
+        PGConnection pg = connection.unwrap(PGConnection.class);
+        String target = filter.capturesAll() ? "FOR ALL TABLES" : "FOR TABLE " + tableList(connection, pg, filter);
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE PUBLICATION " + pg.escapeIdentifier(publication) + " " + target);
+            log.info("Created publication {} {}", publication, target);
+        } catch (SQLException e) {
+            if (!DUPLICATE_OBJECT.equals(e.getSQLState())) {
+                throw e;
+            }
+        }
+    }
+
+    private static boolean exists(Connection connection, String publication) throws SQLException {
+        try (PreparedStatement st = connection.prepareStatement("SELECT 1 FROM pg_publication WHERE pubname = ?")) {
+            st.setString(1, publication);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private static String tableList(Connection connection, PGConnection pg, TableFilter filter) throws SQLException {
+        List<DatabaseTables.Table> tables = filter.captured(DatabaseTables.publishable(connection));
+        if (tables.isEmpty()) {
+            throw new ConnectException("The table lists select no table, so there is nothing to publish");
+        }
+        List<String> names = new ArrayList<>(tables.size());
+        for (DatabaseTables.Table table : tables) {
+            names.add(pg.escapeIdentifier(table.schema()) + "." + pg.escapeIdentifier(table.table()));
+        }
+        return String.join(", ", names);
+    }
+}

@@ -1,0 +1,102 @@
+package dev.pglane.source.reader;
+
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.source.pgoutput.ProtocolVersion;
+import dev.pglane.source.values.SessionSettings;
+import dev.pglane.wire.Lsn;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.postgresql.PGConnection;
+import org.postgresql.PGProperty;
+import org.postgresql.replication.LogSequenceNumber;
+import org.postgresql.replication.PGReplicationStream;
+
+/**
+ * The dedicated pgjdbc replication connection ({@code replication=database}) and the pgoutput stream on
+ * it. The session settings make the server print values in the one text form the decoders read; the
+ * socket timeout stays 0 because pgjdbc's copy protocol breaks on a read timeout (the reader polls with
+ * {@code readPending()} instead); and the driver's automatic flush is off, because it can confirm past a
+ * transaction Kafka has not acknowledged yet.
+ */
+public final class ReplicationConnection implements AutoCloseable {
+    /** Bounds the goodbye to the server when closing, since the socket itself has no timeout. */
+    private static final int CLOSE_TIMEOUT_MILLIS = 2_000;
+
+    /** What to stream. */
+    public record StreamRequest(
+            String slot,
+            String publication,
+            ProtocolVersion protocol,
+            boolean messages,
+            boolean streaming,
+            Duration statusInterval,
+            Lsn start) {}
+
+    private final Connection connection;
+    private PGReplicationStream stream;
+
+    private ReplicationConnection(Connection connection) {
+        this.connection = connection;
+    }
+
+    public static ReplicationConnection open(DatabaseEndpoint endpoint, String applicationName) throws SQLException {
+        Properties props = new Properties();
+        PGProperty.REPLICATION.set(props, "database");
+        PGProperty.PREFER_QUERY_MODE.set(props, "simple");
+        PGProperty.ASSUME_MIN_SERVER_VERSION.set(props, "9.4");
+        PGProperty.SOCKET_TIMEOUT.set(props, 0);
+        PGProperty.OPTIONS.set(props, SessionSettings.OPTIONS);
+        return new ReplicationConnection(endpoint.connect(applicationName, props));
+    }
+
+    /** Starts streaming; the server begins at the later of {@code start} and the slot's confirmed position. */
+    public PGReplicationStream start(StreamRequest request) throws SQLException {
+        PGConnection pg = connection.unwrap(PGConnection.class);
+        stream = pg.getReplicationAPI()
+                .replicationStream()
+                .logical()
+                .withSlotName(request.slot())
+                .withStartPosition(LogSequenceNumber.valueOf(request.start().asLong()))
+                .withSlotOption("proto_version", request.protocol().number())
+                .withSlotOption("publication_names", pg.escapeIdentifier(request.publication()))
+                .withSlotOption("messages", request.messages())
+                .withSlotOption("streaming", request.streaming() ? "on" : "off")
+                .withStatusInterval((int) request.statusInterval().toMillis(), TimeUnit.MILLISECONDS)
+                .withAutomaticFlush(false)
+                .start();
+        return stream;
+    }
+
+    /**
+     * Ends the stream and the connection politely, within a bounded time. Call only once the reader
+     * thread is done with the stream; otherwise use {@link #abort()}.
+     */
+    @Override
+    public void close() {
+        try {
+            connection.setNetworkTimeout(Runnable::run, CLOSE_TIMEOUT_MILLIS);
+            if (stream != null && !stream.isClosed()) {
+                stream.close();
+            }
+        } catch (SQLException ignored) {
+            // The server may already be gone; closing the connection below is all that is left.
+        }
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // Closing a broken connection fails; nothing is left open either way.
+        }
+    }
+
+    /** Drops the socket at once, for a reader thread that did not stop in time. */
+    public void abort() {
+        try {
+            connection.abort(Runnable::run);
+        } catch (SQLException ignored) {
+            // abort only fails for lack of permission, which a plain pgjdbc connection does not check.
+        }
+    }
+}

@@ -1,0 +1,263 @@
+package dev.pglane.source.reader;
+
+import dev.pglane.source.decode.DecoderLanes;
+import dev.pglane.source.emit.FailureSlot;
+import dev.pglane.source.offset.AckTracker;
+import dev.pglane.source.pgoutput.CommitMessage;
+import dev.pglane.source.pgoutput.PgOutputFormatException;
+import dev.pglane.source.pgoutput.PgOutputMessage;
+import dev.pglane.source.pgoutput.PgOutputParser;
+import dev.pglane.source.pgoutput.ProtocolVersion;
+import dev.pglane.source.pgoutput.StreamCommitMessage;
+import dev.pglane.source.schema.RelationCache;
+import dev.pglane.wire.Lsn;
+import java.nio.ByteBuffer;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.postgresql.replication.LogSequenceNumber;
+import org.postgresql.replication.PGReplicationStream;
+
+/**
+ * The one thread that reads the replication stream, and the only user of the pgjdbc stream object.
+ *
+ * <p>It polls with {@code readPending()} and parks briefly when nothing is there (50 µs, doubling up to
+ * 5 ms, so a busy stream costs no wake-up latency and an idle one little CPU). Each message is parsed
+ * and handed to the {@link TransactionTracker}, whose items go in batches to the decoder lanes. Whenever
+ * the stream is quiet it hands over the partial batch, confirms the newest acknowledged END to the slot,
+ * and, with nothing in flight at all, confirms the server's keepalive position and emits heartbeats.
+ * pgjdbc answers the server only from inside its calls, so the reader never blocks elsewhere: waiting
+ * for a full lane, it sends a status update every status interval.
+ */
+public final class ReplicationReader implements Runnable {
+    private static final long MIN_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** While messages keep coming, the flushable LSN is still handed to pgjdbc this often. */
+    private static final int MESSAGES_PER_FLUSH_CHECK = 1024;
+
+    /**
+     * @param server the server's address, for error messages
+     * @param heartbeatInterval zero when heartbeats are off
+     */
+    public record Settings(
+            String server,
+            long generation,
+            Lsn resumeLsn,
+            boolean beginMarkers,
+            String messagesTopic,
+            int batchSize,
+            Duration statusInterval,
+            Duration heartbeatInterval) {}
+
+    private final Settings settings;
+    private final PGReplicationStream stream;
+    private final PgOutputParser parser;
+    private final BatchDispatcher dispatcher;
+    private final TransactionTracker tracker;
+    private final AckTracker acks;
+    private final LongSupplier emitted;
+    private final FailureSlot failures;
+    private final ReaderActivity activity;
+
+    private volatile boolean stopping;
+    private volatile Lsn receivedLsn = Lsn.INVALID;
+    private volatile Lsn serverLsn = Lsn.INVALID;
+    private volatile Lsn flushedLsn = Lsn.INVALID;
+
+    private long lastStatusNanos = System.nanoTime();
+    private long quietSinceNanos = System.nanoTime();
+    private long parkedNanos;
+    private long reportedAtNanos = System.nanoTime();
+    private long reportedIdleNanos;
+
+    /** @param emitted how many records the emitter has handed to Connect in this session */
+    public ReplicationReader(
+            Settings settings,
+            PGReplicationStream stream,
+            ProtocolVersion protocol,
+            RelationCache relations,
+            DecoderLanes lanes,
+            AckTracker acks,
+            LongSupplier emitted,
+            FailureSlot failures,
+            ReaderActivity activity) {
+        this.settings = settings;
+        this.stream = stream;
+        this.parser = new PgOutputParser(protocol);
+        this.dispatcher = new BatchDispatcher(lanes, settings.batchSize(), this::keepAnswering);
+        this.tracker = new TransactionTracker(
+                relations,
+                settings.messagesTopic(),
+                settings.generation(),
+                settings.resumeLsn(),
+                settings.beginMarkers(),
+                dispatcher);
+        this.acks = acks;
+        this.emitted = emitted;
+        this.failures = failures;
+        this.activity = activity;
+    }
+
+    @Override
+    public void run() {
+        try {
+            tracker.start(System.currentTimeMillis());
+            read();
+        } catch (InterruptedException e) {
+            // Asked to stop.
+        } catch (SQLException e) {
+            failures.fail(failure(e));
+        } catch (ConnectException e) {
+            failures.fail(e);
+        } catch (RuntimeException e) {
+            failures.fail(new ConnectException("The replication reader failed after LSN " + receivedLsn + ": " + e, e));
+        }
+    }
+
+    /** Asks the thread to stop; it does within a park or a lane wait slice. */
+    public void stop() {
+        stopping = true;
+    }
+
+    private void read() throws InterruptedException, SQLException {
+        long park = MIN_PARK_NANOS;
+        int sinceFlushCheck = 0;
+        while (!stopping) {
+            ByteBuffer message = stream.readPending();
+            if (message != null) {
+                handle(message);
+                park = MIN_PARK_NANOS;
+                if (++sinceFlushCheck == MESSAGES_PER_FLUSH_CHECK) {
+                    sinceFlushCheck = 0;
+                    applyFlushable(false);
+                    reportBusy();
+                }
+                continue;
+            }
+            dispatcher.flush();
+            applyFlushable(true);
+            whenQuiet();
+            reportBusy();
+            long parkStart = System.nanoTime();
+            LockSupport.parkNanos(park);
+            parkedNanos += System.nanoTime() - parkStart;
+            park = Math.min(park * 2, MAX_PARK_NANOS);
+        }
+    }
+
+    private void handle(ByteBuffer buffer) throws InterruptedException, SQLException {
+        Lsn lsn = Lsn.valueOf(stream.getLastReceiveLSN().asLong());
+        receivedLsn = lsn;
+        PgOutputMessage message;
+        try {
+            message = parser.parse(buffer, tracker.insideStream());
+        } catch (PgOutputFormatException e) {
+            throw new ConnectException("Cannot parse pgoutput message at LSN " + lsn + ": " + e.getMessage(), e);
+        }
+        tracker.accept(message, lsn, System.currentTimeMillis() * 1000L);
+        if (message instanceof CommitMessage || message instanceof StreamCommitMessage) {
+            activity.committed();
+        }
+    }
+
+    /**
+     * With nothing in flight (no open transaction, every item emitted and acknowledged), confirms the
+     * server's position, so an idle or filtered-out workload does not pin WAL, and emits a heartbeat
+     * when one is due.
+     */
+    private void whenQuiet() throws InterruptedException, SQLException {
+        Lsn server = Lsn.valueOf(stream.getLastReceiveLSN().asLong());
+        serverLsn = Lsn.max(serverLsn, server);
+        long now = System.nanoTime();
+        boolean nothingInFlight =
+                tracker.idle() && dispatcher.produced() == emitted.getAsLong() && acks.allAcknowledged();
+        if (!nothingInFlight) {
+            quietSinceNanos = now;
+            return;
+        }
+        if (server.compareTo(flushedLsn) > 0) {
+            confirm(server, true);
+        }
+        Duration heartbeat = settings.heartbeatInterval();
+        if (!heartbeat.isZero() && now - quietSinceNanos >= heartbeat.toNanos()) {
+            tracker.heartbeat(server, System.currentTimeMillis());
+            dispatcher.flush();
+            quietSinceNanos = now;
+        }
+    }
+
+    /** Hands the newest acknowledged END (or HEARTBEAT) to pgjdbc; with {@code force}, sends it now. */
+    private void applyFlushable(boolean force) throws SQLException {
+        Lsn flushable = acks.flushableLsn();
+        if (flushable.compareTo(flushedLsn) > 0) {
+            confirm(flushable, force);
+        }
+    }
+
+    private void confirm(Lsn lsn, boolean force) throws SQLException {
+        LogSequenceNumber position = LogSequenceNumber.valueOf(lsn.asLong());
+        stream.setFlushedLSN(position);
+        stream.setAppliedLSN(position);
+        flushedLsn = lsn;
+        if (force) {
+            stream.forceUpdateStatus();
+            lastStatusNanos = System.nanoTime();
+        }
+    }
+
+    /** Between wait slices on a full lane: answer the server at the status interval, without reading. */
+    private void keepAnswering() throws InterruptedException, SQLException {
+        if (stopping) {
+            throw new InterruptedException("the replication session is stopping");
+        }
+        if (System.nanoTime() - lastStatusNanos >= settings.statusInterval().toNanos()) {
+            applyFlushable(false);
+            stream.forceUpdateStatus();
+            lastStatusNanos = System.nanoTime();
+        }
+    }
+
+    /** Reports the time not spent parked or waiting for lanes since the last report, at most every 100 ms. */
+    private void reportBusy() {
+        long now = System.nanoTime();
+        long elapsed = now - reportedAtNanos;
+        if (elapsed < TimeUnit.MILLISECONDS.toNanos(100)) {
+            return;
+        }
+        long idle = parkedNanos + dispatcher.waitedNanos();
+        activity.busy(Math.max(0, elapsed - (idle - reportedIdleNanos)));
+        reportedAtNanos = now;
+        reportedIdleNanos = idle;
+    }
+
+    private ConnectException failure(SQLException e) {
+        if (ConnectionLoss.isLost(e)) {
+            return new RetriableException(
+                    "Lost the replication connection to " + settings.server() + " after LSN " + receivedLsn + ": "
+                            + e.getMessage(),
+                    e);
+        }
+        return new ConnectException(
+                "Replication from " + settings.server() + " failed after LSN " + receivedLsn + ": " + e.getMessage(),
+                e);
+    }
+
+    /** The position of the last message received (its XLogData start). */
+    public Lsn receivedLsn() {
+        return receivedLsn;
+    }
+
+    /** The server's WAL position as its keepalives report it. */
+    public Lsn serverLsn() {
+        return serverLsn;
+    }
+
+    /** The position last confirmed to the slot. */
+    public Lsn flushedLsn() {
+        return flushedLsn;
+    }
+}

@@ -1,0 +1,262 @@
+package dev.pglane.source.reader;
+
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.source.LogicalMessages;
+import dev.pglane.source.PgSourceConfig;
+import dev.pglane.source.StreamingMode;
+import dev.pglane.source.decode.DecoderLanes;
+import dev.pglane.source.decode.LaneActivity;
+import dev.pglane.source.decode.RecordFactory;
+import dev.pglane.source.emit.FailureSlot;
+import dev.pglane.source.emit.OrderedEmitter;
+import dev.pglane.source.offset.AckTracker;
+import dev.pglane.source.pgoutput.ProtocolVersion;
+import dev.pglane.source.schema.JdbcTypeCatalog;
+import dev.pglane.source.schema.RelationCache;
+import dev.pglane.source.schema.RelationDescriptorFactory;
+import dev.pglane.wire.Lsn;
+import dev.pglane.wire.TopicNames;
+import dev.pglane.wire.envelope.EnvelopeSchemas;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.postgresql.replication.PGReplicationStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One replication session: a replication connection, its reader thread, the decoder lanes and the
+ * emitter, from START marker to close. A lost connection ends the session; the task then opens a new
+ * one with a greater generation. The plain SQL connection opened for set-up stays open for the type
+ * catalog, which the reader consults when a Relation message names a non-built-in type.
+ */
+public final class ReplicationSession implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ReplicationSession.class);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+
+    /**
+     * How a session starts.
+     *
+     * @param resumeLsn the stored {@code commit_end_lsn}, or {@code null} to start at the slot's position
+     */
+    public record Start(String connectorName, String version, long generation, Lsn resumeLsn) {}
+
+    /** The metrics hooks of a session. */
+    public record Activity(ReaderActivity reader, LaneActivity lanes) {}
+
+    private final Connection sql;
+    private final ReplicationConnection replication;
+    private final DecoderLanes lanes;
+    private final ReplicationReader reader;
+    private final Thread readerThread;
+    private final OrderedEmitter emitter;
+    private final long generation;
+    private final Lsn resumeLsn;
+
+    private ReplicationSession(
+            Connection sql,
+            ReplicationConnection replication,
+            DecoderLanes lanes,
+            ReplicationReader reader,
+            Thread readerThread,
+            OrderedEmitter emitter,
+            long generation,
+            Lsn resumeLsn) {
+        this.sql = sql;
+        this.replication = replication;
+        this.lanes = lanes;
+        this.reader = reader;
+        this.readerThread = readerThread;
+        this.emitter = emitter;
+        this.generation = generation;
+        this.resumeLsn = resumeLsn;
+    }
+
+    /**
+     * Sets up publication and slot when absent, starts streaming at the resume LSN and starts the threads.
+     *
+     * @throws SQLException if the server cannot be reached or a set-up statement fails
+     * @throws ConnectException if the server or the slot cannot serve this connector
+     */
+    public static ReplicationSession open(
+            PgSourceConfig config, Start start, AckTracker acks, EnvelopeSchemas envelopes, Activity activity)
+            throws SQLException {
+        DatabaseEndpoint endpoint = config.database();
+        Connection sql = endpoint.connect("pglane-" + start.connectorName() + "-setup");
+        try {
+            ServerVersion server = ServerVersion.of(sql);
+            PublicationSetup.ensure(sql, config.publicationName(), config.publicationCreate(), config.tableFilter());
+            Lsn slotLsn = SlotSetup.ensure(sql, config.slotName());
+            Lsn resume = start.resumeLsn() != null ? start.resumeLsn() : slotLsn;
+            ReplicationConnection replication =
+                    ReplicationConnection.open(endpoint, "pglane-" + start.connectorName() + "-reader");
+            PGReplicationStream stream;
+            try {
+                stream = replication.start(new ReplicationConnection.StreamRequest(
+                        config.slotName(),
+                        config.publicationName(),
+                        server.protocol(),
+                        config.logicalMessages() == LogicalMessages.EMIT,
+                        config.streamingMode() == StreamingMode.ON,
+                        config.statusInterval(),
+                        resume));
+            } catch (SQLException | RuntimeException e) {
+                replication.close();
+                throw e;
+            }
+            ReplicationSession session =
+                    assemble(config, start, acks, envelopes, activity, sql, replication, stream, server, resume);
+            log.info(
+                    "pglane source {} streaming from PostgreSQL {} at {} (pgoutput protocol {}): slot {},"
+                            + " publication {}, {} decoder lanes, resume LSN {}, generation {}, streaming {}",
+                    start.connectorName(),
+                    server.text(),
+                    endpoint.address(),
+                    server.protocol().number(),
+                    config.slotName(),
+                    config.publicationName(),
+                    config.decoderLanes(),
+                    resume,
+                    start.generation(),
+                    config.streamingMode().name().toLowerCase(Locale.ROOT));
+            return session;
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(sql);
+            throw e;
+        }
+    }
+
+    private static ReplicationSession assemble(
+            PgSourceConfig config,
+            Start start,
+            AckTracker acks,
+            EnvelopeSchemas envelopes,
+            Activity activity,
+            Connection sql,
+            ReplicationConnection replication,
+            PGReplicationStream stream,
+            ServerVersion server,
+            Lsn resume) {
+        TopicNames topics = config.topicNames();
+        RelationCache relations = new RelationCache(new RelationDescriptorFactory(
+                topics.prefix(), topics, config.numericMapping(), envelopes, new JdbcTypeCatalog(sql)));
+        FailureSlot failures = new FailureSlot();
+        RecordFactory records =
+                new RecordFactory(start.version(), config.database().database(), topics, envelopes);
+        DecoderLanes lanes = new DecoderLanes(
+                start.connectorName(),
+                config.decoderLanes(),
+                config.decoderQueueCapacity(),
+                records,
+                failures,
+                activity.lanes());
+        OrderedEmitter emitter = new OrderedEmitter(lanes, failures, acks);
+        ReplicationReader.Settings settings = new ReplicationReader.Settings(
+                config.database().address(),
+                start.generation(),
+                resume,
+                config.markerBeginEnabled(),
+                topics.messagesTopic(),
+                config.decoderBatchSize(),
+                config.statusInterval(),
+                config.heartbeatInterval().orElse(Duration.ZERO));
+        ReplicationReader reader = new ReplicationReader(
+                settings,
+                stream,
+                server.protocol(),
+                relations,
+                lanes,
+                acks,
+                emitter::emitted,
+                failures,
+                activity.reader());
+        Thread readerThread = new Thread(reader, "pglane-" + start.connectorName() + "-reader");
+        readerThread.setDaemon(true);
+        lanes.start();
+        readerThread.start();
+        return new ReplicationSession(
+                sql, replication, lanes, reader, readerThread, emitter, start.generation(), resume);
+    }
+
+    /** The next records in stream order; see {@link OrderedEmitter#poll}. */
+    public List<SourceRecord> poll(int maxRecords, Duration maxWait) throws InterruptedException {
+        return emitter.poll(maxRecords, maxWait);
+    }
+
+    public long generation() {
+        return generation;
+    }
+
+    /** Where this session started replication. */
+    public Lsn resumeLsn() {
+        return resumeLsn;
+    }
+
+    /** The source offset of the last record handed to Connect, or {@code null} before the first. */
+    public Map<String, ?> lastOffset() {
+        return emitter.lastOffset();
+    }
+
+    public ReplicationReader reader() {
+        return reader;
+    }
+
+    public DecoderLanes lanes() {
+        return lanes;
+    }
+
+    /**
+     * Stops the reader and the lanes and closes both connections, within a bounded time. Safe to call from
+     * any thread, also while {@link #poll} runs (it then returns what it has).
+     */
+    @Override
+    public void close() {
+        reader.stop();
+        try {
+            readerThread.join(STOP_TIMEOUT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (readerThread.isAlive()) {
+            log.warn(
+                    "The replication reader did not stop within {} ms; dropping its connection",
+                    STOP_TIMEOUT.toMillis());
+            replication.abort();
+        } else {
+            replication.close();
+        }
+        lanes.close(STOP_TIMEOUT);
+        closeQuietly(sql);
+    }
+
+    private static void closeQuietly(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // Nothing more to release.
+        }
+    }
+
+    /** The server's version and the pgoutput protocol version it gets. */
+    private record ServerVersion(String text, ProtocolVersion protocol) {
+        static ServerVersion of(Connection sql) throws SQLException {
+            try (Statement st = sql.createStatement();
+                    ResultSet rs = st.executeQuery(
+                            "SELECT current_setting('server_version'), current_setting('server_version_num')::int")) {
+                rs.next();
+                try {
+                    return new ServerVersion(rs.getString(1), ProtocolVersion.forServer(rs.getInt(2)));
+                } catch (IllegalArgumentException e) {
+                    throw new ConnectException(e.getMessage(), e);
+                }
+            }
+        }
+    }
+}

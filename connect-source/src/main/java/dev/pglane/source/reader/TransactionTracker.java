@@ -1,0 +1,359 @@
+package dev.pglane.source.reader;
+
+import dev.pglane.source.decode.ChangeStamp;
+import dev.pglane.source.decode.StreamItem;
+import dev.pglane.source.pgoutput.BeginMessage;
+import dev.pglane.source.pgoutput.CommitMessage;
+import dev.pglane.source.pgoutput.DeleteMessage;
+import dev.pglane.source.pgoutput.InsertMessage;
+import dev.pglane.source.pgoutput.LogicalDecodingMessage;
+import dev.pglane.source.pgoutput.PgOutputMessage;
+import dev.pglane.source.pgoutput.RelationMessage;
+import dev.pglane.source.pgoutput.StreamAbortMessage;
+import dev.pglane.source.pgoutput.StreamCommitMessage;
+import dev.pglane.source.pgoutput.StreamStartMessage;
+import dev.pglane.source.pgoutput.StreamStopMessage;
+import dev.pglane.source.pgoutput.TruncateMessage;
+import dev.pglane.source.pgoutput.TupleData;
+import dev.pglane.source.pgoutput.TypeMessage;
+import dev.pglane.source.pgoutput.UpdateMessage;
+import dev.pglane.source.schema.RelationCache;
+import dev.pglane.source.schema.RelationDescriptor;
+import dev.pglane.wire.Lsn;
+import dev.pglane.wire.SourceOffset;
+import dev.pglane.wire.Xid;
+import dev.pglane.wire.envelope.LogicalMessage;
+import dev.pglane.wire.envelope.Op;
+import dev.pglane.wire.envelope.TruncateInfo;
+import dev.pglane.wire.marker.DataCollectionCount;
+import dev.pglane.wire.marker.Marker;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reader's view of the transactions in the stream: it turns parsed pgoutput messages into stream
+ * items, in order, deciding everything that depends on order. It tracks the open transaction (or the
+ * open streamed transactions and the current chunk), numbers each record ({@code total_order}, and per
+ * table {@code data_collection_order}), counts records per table for the END marker, cancels the counts
+ * of aborted subtransactions, builds the markers and stamps every item with its source offset. Relation
+ * and Type messages go to the relation cache. Used by the reader thread only.
+ */
+public final class TransactionTracker {
+    private static final Logger log = LoggerFactory.getLogger(TransactionTracker.class);
+
+    private final RelationCache relations;
+    private final String messagesTopic;
+    private final long generation;
+    private final Lsn resumeLsn;
+    private final boolean beginMarkers;
+    private final ItemSink sink;
+    private final Set<String> warnedTables = new HashSet<>();
+
+    /** {@code commit_end_lsn} of every offset: the end of the last transaction fully emitted. */
+    private Lsn lastEndLsn;
+    /** The commit LSN of the last committed transaction, for {@code source.sequence}; null before one. */
+    private Lsn lastCommitLsn;
+
+    private OpenTransaction current;
+    private final Map<Long, OpenTransaction> streams = new HashMap<>();
+    private boolean insideStream;
+    private long streamXid;
+
+    /**
+     * @param messagesTopic the topic of logical decoding messages, named in END counts
+     * @param resumeLsn where replication resumed; a transaction committed before it is not emitted again
+     * @param beginMarkers also emit a BEGIN marker before each transaction's first record
+     */
+    public TransactionTracker(
+            RelationCache relations,
+            String messagesTopic,
+            long generation,
+            Lsn resumeLsn,
+            boolean beginMarkers,
+            ItemSink sink) {
+        this.relations = relations;
+        this.messagesTopic = messagesTopic;
+        this.generation = generation;
+        this.resumeLsn = resumeLsn;
+        this.beginMarkers = beginMarkers;
+        this.sink = sink;
+        this.lastEndLsn = resumeLsn;
+    }
+
+    /** Emits the START marker, which must come before anything else of the session. */
+    public void start(long nowMillis) throws InterruptedException, SQLException {
+        sink.add(new StreamItem.MarkerItem(
+                new Marker.Start(generation, nowMillis, resumeLsn), SourceOffset.between(resumeLsn, generation)));
+    }
+
+    /** Emits a HEARTBEAT for a server position confirmed while nothing is in flight. */
+    public void heartbeat(Lsn position, long nowMillis) throws InterruptedException, SQLException {
+        lastEndLsn = Lsn.max(lastEndLsn, position);
+        sink.add(new StreamItem.MarkerItem(
+                new Marker.Heartbeat(generation, nowMillis, position), SourceOffset.between(lastEndLsn, generation)));
+    }
+
+    /** True while a chunk of a streamed transaction is open: the parser must then expect xids. */
+    public boolean insideStream() {
+        return insideStream;
+    }
+
+    /** True when no transaction is open, streamed or not. */
+    public boolean idle() {
+        return current == null && streams.isEmpty();
+    }
+
+    /**
+     * Handles one parsed message.
+     *
+     * @param lsn the message's WAL position as the server sent it (XLogData {@code dataStart})
+     * @param receiveMicros when it arrived: the time of streamed changes and of markers emitted now
+     * @throws ConnectException if the message cannot occur where it did (e.g. a change outside a transaction)
+     */
+    public void accept(PgOutputMessage message, Lsn lsn, long receiveMicros) throws InterruptedException, SQLException {
+        if (message instanceof InsertMessage m) {
+            change(m.xid(), m.relationId(), Op.CREATE, null, m.newTuple(), lsn, receiveMicros);
+        } else if (message instanceof UpdateMessage m) {
+            change(m.xid(), m.relationId(), Op.UPDATE, m.oldTuple(), m.newTuple(), lsn, receiveMicros);
+        } else if (message instanceof DeleteMessage m) {
+            change(m.xid(), m.relationId(), Op.DELETE, m.oldTuple(), null, lsn, receiveMicros);
+        } else if (message instanceof BeginMessage m) {
+            begin(m, lsn);
+        } else if (message instanceof CommitMessage m) {
+            commit(m, lsn);
+        } else if (message instanceof TruncateMessage m) {
+            truncate(m, lsn, receiveMicros);
+        } else if (message instanceof LogicalDecodingMessage m) {
+            logicalMessage(m, lsn, receiveMicros);
+        } else if (message instanceof RelationMessage m) {
+            relation(m);
+        } else if (message instanceof TypeMessage m) {
+            relations.apply(insideStream ? new TypeMessage(streamXid, m.typeOid(), m.namespace(), m.typeName()) : m);
+        } else if (message instanceof StreamStartMessage m) {
+            streamStart(m, lsn, receiveMicros);
+        } else if (message instanceof StreamStopMessage) {
+            streamStop(lsn);
+        } else if (message instanceof StreamCommitMessage m) {
+            streamCommit(m, lsn);
+        } else if (message instanceof StreamAbortMessage m) {
+            streamAbort(m, receiveMicros);
+        }
+        // Origin: where a replicated transaction came from; nothing to emit.
+    }
+
+    private void change(long xid, int relationId, Op op, TupleData old, TupleData now, Lsn lsn, long receiveMicros)
+            throws InterruptedException, SQLException {
+        OpenTransaction txn = transactionOf("a change", lsn);
+        if (txn.skipped()) {
+            return;
+        }
+        RelationDescriptor relation = relations.get(relationId, insideStream ? streamXid : Xid.NONE);
+        String collection = DataCollectionCount.of(relation.schema(), relation.table());
+        ChangeStamp stamp = stamp(txn, collection, relation.topic(), xid, lsn, receiveMicros);
+        sink.add(new StreamItem.Change(relation, op, old, now, stamp, offset(stamp)));
+    }
+
+    private void truncate(TruncateMessage message, Lsn lsn, long receiveMicros)
+            throws InterruptedException, SQLException {
+        OpenTransaction txn = transactionOf("a truncate", lsn);
+        if (txn.skipped()) {
+            return;
+        }
+        TruncateInfo options = new TruncateInfo(message.cascade(), message.restartIdentity());
+        for (int relationId : message.relationIds()) {
+            RelationDescriptor relation = relations.get(relationId, insideStream ? streamXid : Xid.NONE);
+            String collection = DataCollectionCount.of(relation.schema(), relation.table());
+            ChangeStamp stamp = stamp(txn, collection, relation.topic(), message.xid(), lsn, receiveMicros);
+            sink.add(new StreamItem.Truncate(relation, options, stamp, offset(stamp)));
+        }
+    }
+
+    private void logicalMessage(LogicalDecodingMessage message, Lsn lsn, long receiveMicros)
+            throws InterruptedException, SQLException {
+        LogicalMessage content = new LogicalMessage(message.prefix(), message.content(), message.transactional());
+        if (!message.transactional()) {
+            ChangeStamp stamp =
+                    new ChangeStamp(Xid.NONE, null, 0, 0, message.lsn(), receiveMicros, lastCommitLsn, generation);
+            sink.add(new StreamItem.Message(content, stamp, SourceOffset.between(lastEndLsn, generation)));
+            return;
+        }
+        OpenTransaction txn = transactionOf("a transactional logical decoding message", lsn);
+        if (txn.skipped()) {
+            return;
+        }
+        ChangeStamp stamp =
+                stamp(txn, DataCollectionCount.MESSAGES, messagesTopic, message.xid(), message.lsn(), receiveMicros);
+        sink.add(new StreamItem.Message(content, stamp, offset(stamp)));
+    }
+
+    /** Counts a record of {@code txn}, announcing the transaction first if this is its first record. */
+    private ChangeStamp stamp(
+            OpenTransaction txn, String collection, String topic, long messageXid, Lsn lsn, long receiveMicros)
+            throws InterruptedException, SQLException {
+        announce(txn);
+        long subxid = messageXid == Xid.NONE ? txn.xid() : messageXid;
+        long position = txn.count(collection, topic, subxid);
+        long time = txn.streamed() ? receiveMicros : txn.commitTimeMicros();
+        return new ChangeStamp(
+                txn.xid(),
+                txn.streamed() ? subxid : null,
+                txn.ordinal(),
+                position,
+                lsn,
+                time,
+                lastCommitLsn,
+                generation);
+    }
+
+    private SourceOffset offset(ChangeStamp stamp) {
+        return new SourceOffset(lastEndLsn, generation, stamp.xid(), stamp.ordinal(), stamp.lsn());
+    }
+
+    /** BEGIN goes out lazily, with the first record, so that a transaction with none leaves no trace. */
+    private void announce(OpenTransaction txn) throws InterruptedException, SQLException {
+        if (txn.announced()) {
+            return;
+        }
+        txn.announce();
+        if (beginMarkers) {
+            Marker begin = new Marker.Begin(generation, txn.xid(), txn.commitLsn(), txn.commitTimeMicros());
+            sink.add(new StreamItem.MarkerItem(begin, inTransaction(txn.xid())));
+        }
+    }
+
+    private SourceOffset inTransaction(long xid) {
+        return new SourceOffset(lastEndLsn, generation, xid, null, null);
+    }
+
+    private OpenTransaction transactionOf(String what, Lsn lsn) {
+        if (insideStream) {
+            return streams.get(streamXid);
+        }
+        if (current == null) {
+            throw new ConnectException("pgoutput sent " + what + " outside any transaction at LSN " + lsn);
+        }
+        return current;
+    }
+
+    private void begin(BeginMessage message, Lsn lsn) {
+        if (insideStream || current != null) {
+            throw new ConnectException("pgoutput sent Begin of xid " + message.xid() + " at LSN " + lsn + " while "
+                    + (current != null ? "xid " + current.xid() : "a streamed chunk") + " is open");
+        }
+        boolean alreadyEmitted = message.finalLsn().compareTo(resumeLsn) < 0;
+        current = new OpenTransaction(
+                message.xid(), false, message.finalLsn(), message.commitTimeMicros(), alreadyEmitted);
+    }
+
+    private void commit(CommitMessage message, Lsn lsn) throws InterruptedException, SQLException {
+        if (current == null) {
+            throw new ConnectException("pgoutput sent Commit at LSN " + lsn + " outside any transaction");
+        }
+        if (!message.commitLsn().equals(current.commitLsn())) {
+            throw new ConnectException("Commit of xid " + current.xid() + " has commit LSN " + message.commitLsn()
+                    + ", but its Begin announced " + current.commitLsn());
+        }
+        OpenTransaction txn = current;
+        current = null;
+        end(txn, message.commitLsn(), message.endLsn(), message.commitTimeMicros());
+    }
+
+    /** Closes a committed transaction: its END marker if anything of it was emitted, and the new offset. */
+    private void end(OpenTransaction txn, Lsn commitLsn, Lsn endLsn, long commitTimeMicros)
+            throws InterruptedException, SQLException {
+        lastEndLsn = Lsn.max(lastEndLsn, endLsn);
+        lastCommitLsn = commitLsn;
+        if (!txn.announced()) {
+            return;
+        }
+        List<DataCollectionCount> counts = txn.dataCollections();
+        long events = counts.stream().mapToLong(DataCollectionCount::eventCount).sum();
+        Marker end = new Marker.End(generation, txn.xid(), commitLsn, endLsn, commitTimeMicros, events, counts);
+        sink.add(new StreamItem.MarkerItem(end, SourceOffset.between(lastEndLsn, generation)));
+    }
+
+    private void relation(RelationMessage message) {
+        RelationMessage scoped = insideStream
+                ? new RelationMessage(
+                        streamXid,
+                        message.relationId(),
+                        message.namespace(),
+                        message.relationName(),
+                        message.replicaIdentity(),
+                        message.columns())
+                : message;
+        RelationDescriptor relation = relations.apply(scoped);
+        char identity = relation.replicaIdentity();
+        String name = relation.schema() + "." + relation.table();
+        if (!relation.hasKey() && (identity == 'n' || identity == 'd') && warnedTables.add(name)) {
+            log.warn(
+                    "Table {} has no replica identity key (REPLICA IDENTITY {}): PostgreSQL cannot send its"
+                            + " updates and deletes with the old key, and pgoutput drops its deletes. Add a primary"
+                            + " key or set REPLICA IDENTITY FULL.",
+                    name,
+                    identity == 'n' ? "NOTHING" : "DEFAULT without a primary key");
+        }
+    }
+
+    private void streamStart(StreamStartMessage message, Lsn lsn, long receiveMicros) {
+        if (insideStream || current != null) {
+            throw new ConnectException("pgoutput sent Stream Start of xid " + message.xid() + " at LSN " + lsn
+                    + " while " + (current != null ? "xid " + current.xid() : "the chunk of xid " + streamXid)
+                    + " is open");
+        }
+        boolean known = streams.containsKey(message.xid());
+        if (message.firstSegment() == known) {
+            throw new ConnectException("pgoutput sent Stream Start of xid " + message.xid() + " at LSN " + lsn
+                    + (known ? " as a first segment, but the xid is already streaming" : " without its first segment"));
+        }
+        if (!known) {
+            streams.put(message.xid(), new OpenTransaction(message.xid(), true, Lsn.INVALID, receiveMicros, false));
+        }
+        insideStream = true;
+        streamXid = message.xid();
+    }
+
+    private void streamStop(Lsn lsn) {
+        if (!insideStream) {
+            throw new ConnectException("pgoutput sent Stream Stop at LSN " + lsn + " outside a streamed chunk");
+        }
+        insideStream = false;
+        streamXid = Xid.NONE;
+    }
+
+    private void streamCommit(StreamCommitMessage message, Lsn lsn) throws InterruptedException, SQLException {
+        OpenTransaction txn = insideStream ? null : streams.remove(message.xid());
+        if (txn == null) {
+            throw new ConnectException("pgoutput sent Stream Commit of xid " + message.xid() + " at LSN " + lsn
+                    + (insideStream ? " inside a streamed chunk" : ", but no chunk of it was streamed"));
+        }
+        relations.commitStream(message.xid());
+        end(txn, message.commitLsn(), message.endLsn(), message.commitTimeMicros());
+    }
+
+    /** Aborts of a transaction that emitted nothing here have nothing to cancel, so they leave no marker. */
+    private void streamAbort(StreamAbortMessage message, long receiveMicros) throws InterruptedException, SQLException {
+        long xid = message.xid();
+        OpenTransaction txn = streams.get(xid);
+        if (txn == null) {
+            return;
+        }
+        boolean whole = message.subxid() == xid;
+        if (whole) {
+            streams.remove(xid);
+            relations.abortStream(xid);
+        }
+        if (whole ? txn.announced() : txn.abortSubtransaction(message.subxid())) {
+            Marker abort = new Marker.Abort(
+                    generation, Math.floorDiv(receiveMicros, 1000L), xid, message.subxid(), message.abortLsn());
+            sink.add(new StreamItem.MarkerItem(abort, inTransaction(xid)));
+        }
+    }
+}
