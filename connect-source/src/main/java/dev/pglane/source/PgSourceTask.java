@@ -1,16 +1,58 @@
 package dev.pglane.source;
 
+import dev.pglane.source.offset.AckTracker;
+import dev.pglane.source.reader.ConnectionLoss;
+import dev.pglane.source.reader.ReplicationSession;
+import dev.pglane.wire.Lsn;
+import dev.pglane.wire.SourceOffset;
+import dev.pglane.wire.WireFormatException;
+import dev.pglane.wire.envelope.EnvelopeSchemas;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The source task. The change pipeline (reader, decoder lanes, emitter) is not built yet, so the
- * task fails at start with a clear message rather than running and producing nothing.
+ * The source task: one replication session at a time (reader, decoder lanes, emitter), its records
+ * handed out by {@link #poll()}, their acknowledgements turned into slot confirmations.
+ *
+ * <p>A lost connection ends the session: {@code poll()} throws {@link RetriableException} once, and a
+ * later {@code poll()}, after a backoff that doubles up to {@code reconnect.backoff.max.ms}, opens a new
+ * session with a greater generation, resuming at the last END it emitted. Every other failure is a
+ * {@link ConnectException}, which fails the task so Connect shows it.
  */
 public final class PgSourceTask extends SourceTask {
+    private static final Logger log = LoggerFactory.getLogger(PgSourceTask.class);
+    /** Longest a poll() waits for records: short, so Connect can commit offsets and stop promptly. */
+    private static final Duration POLL_WAIT = Duration.ofMillis(100);
+
+    private final CountDownLatch stopSignal = new CountDownLatch(1);
+    private final AckTracker acks = new AckTracker();
+    private final EnvelopeSchemas envelopes = new EnvelopeSchemas();
+
+    private PgSourceConfig config;
+    private String connectorName;
+    private PgSourceMetrics metrics;
+    private volatile ReplicationSession session;
+    private volatile boolean stopping;
+
+    /** The generation of the latest session, or of the stored offset before the first; -1 if neither. */
+    private long lastGeneration = -1;
+    /** Where the next session resumes; {@code null}: at the slot's confirmed position. */
+    private Lsn resumeLsn;
+
+    private Duration backoff;
+    private long reconnectAtNanos;
+
     @Override
     public String version() {
         return PgSourceConnector.VERSION;
@@ -18,18 +60,144 @@ public final class PgSourceTask extends SourceTask {
 
     @Override
     public void start(Map<String, String> props) {
-        throw new ConnectException(
-                "The pglane source change pipeline is not part of this build yet (issue #3); only configuration"
-                        + " and validation are.");
+        config = new PgSourceConfig(props);
+        connectorName = props.getOrDefault("name", "source");
+        backoff = config.reconnectBackoffInitial();
+        SourceOffset stored = storedOffset();
+        if (stored != null) {
+            lastGeneration = stored.generation();
+            resumeLsn = stored.commitEndLsn();
+        }
+        metrics = PgSourceMetrics.create(context, config.decoderLanes());
+        try {
+            openSession();
+        } catch (RetriableException e) {
+            scheduleReconnect(e);
+        }
+    }
+
+    private SourceOffset storedOffset() {
+        Map<String, Object> map = context.offsetStorageReader().offset(SourceOffset.partition(config.topicPrefix()));
+        if (map == null) {
+            return null;
+        }
+        try {
+            return SourceOffset.fromMap(map);
+        } catch (WireFormatException e) {
+            throw new ConnectException(
+                    "The stored source offset of " + config.topicPrefix() + " is not pglane's: " + e.getMessage(), e);
+        }
     }
 
     @Override
-    public List<SourceRecord> poll() {
-        return null;
+    public List<SourceRecord> poll() throws InterruptedException {
+        ReplicationSession current = session;
+        if (current == null) {
+            long wait = reconnectAtNanos - System.nanoTime();
+            if (stopping || wait > 0) {
+                stopSignal.await(Math.min(wait, POLL_WAIT.toNanos()), TimeUnit.NANOSECONDS);
+                return null;
+            }
+            try {
+                current = openSession();
+            } catch (RetriableException e) {
+                scheduleReconnect(e);
+                throw e;
+            }
+            if (current == null) {
+                return null;
+            }
+        }
+        try {
+            List<SourceRecord> records = current.poll(config.pollBatchMaxRecords(), POLL_WAIT);
+            metrics.recordsEmitted(records.size());
+            return records.isEmpty() ? null : records;
+        } catch (RetriableException e) {
+            endSession(current);
+            scheduleReconnect(e);
+            throw e;
+        }
     }
 
+    /**
+     * Opens a session with a generation above every earlier one, also when the clock went back.
+     *
+     * @return the session, or {@code null} if the task was stopped meanwhile
+     * @throws RetriableException if the server cannot be reached
+     */
+    private ReplicationSession openSession() {
+        long generation = Math.max(lastGeneration + 1, System.currentTimeMillis());
+        ReplicationSession opened;
+        try {
+            opened = ReplicationSession.open(
+                    config,
+                    new ReplicationSession.Start(connectorName, PgSourceConnector.VERSION, generation, resumeLsn),
+                    acks,
+                    envelopes,
+                    new ReplicationSession.Activity(metrics, metrics));
+        } catch (SQLException e) {
+            String what = "Cannot start replication from " + config.database().address() + ": " + e.getMessage();
+            throw ConnectionLoss.isLost(e) ? new RetriableException(what, e) : new ConnectException(what, e);
+        }
+        lastGeneration = generation;
+        backoff = config.reconnectBackoffInitial();
+        synchronized (this) {
+            if (stopping) {
+                opened.close();
+                return null;
+            }
+            session = opened;
+        }
+        metrics.session(opened);
+        return opened;
+    }
+
+    /** Ends a failed session; the next one resumes at the last END (or START, HEARTBEAT) it emitted. */
+    private void endSession(ReplicationSession ended) {
+        Map<String, ?> last = ended.lastOffset();
+        resumeLsn =
+                last == null ? ended.resumeLsn() : SourceOffset.fromMap(last).commitEndLsn();
+        synchronized (this) {
+            if (session == ended) {
+                session = null;
+            }
+        }
+        metrics.session(null);
+        ended.close();
+    }
+
+    private void scheduleReconnect(RetriableException e) {
+        reconnectAtNanos = System.nanoTime() + backoff.toNanos();
+        log.info(
+                "pglane source {}: {}; starting a new replication session in {} ms",
+                connectorName,
+                e.getMessage(),
+                backoff.toMillis());
+        Duration doubled = backoff.multipliedBy(2);
+        backoff = doubled.compareTo(config.reconnectBackoffMax()) > 0 ? config.reconnectBackoffMax() : doubled;
+    }
+
+    /** Kafka stored the record, or a transformation dropped it (no metadata): either way it is done. */
+    @Override
+    public void commitRecord(SourceRecord record, RecordMetadata metadata) {
+        acks.acknowledge(record);
+    }
+
+    /** Safe from any thread: stops the reader and the lanes and closes the connections, in bounded time. */
     @Override
     public void stop() {
-        // start() never succeeds, so there is nothing to release.
+        ReplicationSession current;
+        synchronized (this) {
+            stopping = true;
+            current = session;
+            session = null;
+        }
+        stopSignal.countDown();
+        if (current != null) {
+            if (metrics != null) {
+                metrics.session(null);
+            }
+            current.close();
+        }
     }
 }
