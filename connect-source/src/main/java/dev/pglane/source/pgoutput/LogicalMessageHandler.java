@@ -16,8 +16,7 @@ final class LogicalMessageHandler {
         boolean transactional = (in.int8("flags") & TRANSACTIONAL) != 0;
         Lsn lsn = in.lsn("lsn");
         String prefix = in.string("prefix");
-        int lengthOffset = in.offset();
-        int length = in.length("content length", in.int32("content length"), lengthOffset);
+        int length = in.count32("content length");
         return new LogicalDecodingMessage(xid, transactional, lsn, prefix, in.bytes("content", length));
     }
 }

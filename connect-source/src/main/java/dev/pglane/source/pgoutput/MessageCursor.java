@@ -22,7 +22,11 @@ final class MessageCursor {
     private final int start;
     private final boolean insideStream;
     private final byte tagByte;
-    private final String tag;
+
+    /** While a tuple is read: its name and column, so errors can name them without a string per column read. */
+    private String tupleName;
+
+    private int column = -1;
 
     /** Positions a private duplicate of {@code message} after its tag byte; the caller's buffer is not moved. */
     MessageCursor(ByteBuffer message, boolean insideStream) {
@@ -33,7 +37,6 @@ final class MessageCursor {
             throw new PgOutputFormatException("empty pgoutput message: no tag byte at offset 0");
         }
         this.tagByte = buffer.get();
-        this.tag = MessageTag.describe(tagByte);
     }
 
     /** The message's first byte, which says what the message is. */
@@ -89,12 +92,16 @@ final class MessageCursor {
         return postgresMicros + POSTGRES_EPOCH_MICROS;
     }
 
-    /** A length-prefixed count or size, which must not be negative. */
-    int length(String field, int value, int fieldOffset) {
-        if (value < 0) {
-            throw error(field, fieldOffset, "negative length " + value);
-        }
-        return value;
+    /** An {@code Int16} count (of columns), which must not be negative. */
+    int count16(String field) {
+        int fieldOffset = offset();
+        return nonNegative(field, fieldOffset, int16(field));
+    }
+
+    /** An {@code Int32} count or byte length, which must not be negative. */
+    int count32(String field) {
+        int fieldOffset = offset();
+        return nonNegative(field, fieldOffset, int32(field));
     }
 
     /** A NUL-terminated UTF-8 string. */
@@ -135,6 +142,22 @@ final class MessageCursor {
         return buffer.remaining();
     }
 
+    /** Errors from now on name fields as part of {@code name}, e.g. {@code new tuple.ncols}. */
+    void enterTuple(String name) {
+        tupleName = name;
+        column = -1;
+    }
+
+    /** Errors from now on name fields as part of this column, e.g. {@code new tuple.column[3].kind}. */
+    void column(int index) {
+        column = index;
+    }
+
+    void leaveTuple() {
+        tupleName = null;
+        column = -1;
+    }
+
     /** Fails if bytes are left after the last field: a layout we do not understand must not pass silently. */
     void expectEnd() {
         if (buffer.hasRemaining()) {
@@ -142,9 +165,21 @@ final class MessageCursor {
         }
     }
 
+    /** The exception for a bad {@code field} at {@code fieldOffset}; message text is built only here. */
     PgOutputFormatException error(String field, int fieldOffset, String problem) {
-        return new PgOutputFormatException(
-                "pgoutput " + tag + ": field " + field + " at offset " + fieldOffset + ": " + problem);
+        String qualified = field;
+        if (tupleName != null) {
+            qualified = tupleName + (column < 0 ? "." : ".column[" + column + "].") + field;
+        }
+        return new PgOutputFormatException("pgoutput " + MessageTag.describe(tagByte) + ": field " + qualified
+                + " at offset " + fieldOffset + ": " + problem);
+    }
+
+    private int nonNegative(String field, int fieldOffset, int value) {
+        if (value < 0) {
+            throw error(field, fieldOffset, "negative length " + value);
+        }
+        return value;
     }
 
     private void require(String field, int bytes) {

@@ -43,7 +43,10 @@ public enum ProtocolVersion {
                 "PostgreSQL " + displayVersion(serverVersionNum) + " is not supported; pglane needs 14 or newer");
     }
 
-    /** {@code 130012} → {@code 13.12}; before PostgreSQL 10 the number held three parts: {@code 90624} → {@code 9.6}. */
+    /**
+     * {@code 130012} → {@code 13.12}; before PostgreSQL 10 the number held three parts: {@code 90624} →
+     * {@code 9.6}.
+     */
     private static String displayVersion(int serverVersionNum) {
         if (serverVersionNum >= 100000) {
             return serverVersionNum / 10000 + "." + serverVersionNum % 10000;

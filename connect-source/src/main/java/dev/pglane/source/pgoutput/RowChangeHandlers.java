@@ -45,8 +45,7 @@ final class RowChangeHandlers {
     /** {@code xid?, Int32 nrels, Int8 options, Int32 relid × nrels}. */
     static TruncateMessage truncate(MessageCursor in) {
         long xid = in.streamedXid();
-        int countOffset = in.offset();
-        int count = in.length("nrels", in.int32("nrels"), countOffset);
+        int count = in.count32("nrels");
         int options = in.int8("options");
         // Sized by what the message can hold, not by the count, so a corrupt count cannot allocate gigabytes.
         List<Integer> relationIds = new ArrayList<>(Math.min(count, in.remaining() / Integer.BYTES));

@@ -21,8 +21,7 @@ final class SchemaHandlers {
         String namespace = in.string("nspname");
         String name = in.string("relname");
         char identity = replicaIdentity(in);
-        int countOffset = in.offset();
-        int count = in.length("ncols", in.int16("ncols"), countOffset);
+        int count = in.count16("ncols");
         List<RelationColumn> columns = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             String field = "column[" + i + "]";

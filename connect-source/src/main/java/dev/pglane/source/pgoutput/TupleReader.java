@@ -5,33 +5,34 @@ final class TupleReader {
 
     private TupleReader() {}
 
+    /** Reads one tuple; {@code tuple} ("new tuple", "old tuple") names it in errors. */
     static TupleData read(MessageCursor in, String tuple) {
-        int countOffset = in.offset();
-        int count = in.length(tuple + ".ncols", in.int16(tuple + ".ncols"), countOffset);
+        in.enterTuple(tuple);
+        int count = in.count16("ncols");
         byte[] kinds = new byte[count];
         int[] offsets = new int[count];
         int[] lengths = new int[count];
         for (int column = 0; column < count; column++) {
-            String field = tuple + ".column[" + column + "]";
+            in.column(column);
             int kindOffset = in.offset();
-            byte kind = in.int8(field + ".kind");
+            byte kind = in.int8("kind");
             kinds[column] = kind;
             switch (kind) {
                 case 'n', 'u' -> {
                     // null or unchanged TOAST: no data follows
                 }
                 case 't', 'b' -> {
-                    int lengthOffset = in.offset();
-                    lengths[column] = in.length(field + ".length", in.int32(field + ".length"), lengthOffset);
-                    offsets[column] = in.skip(field + ".value", lengths[column]);
+                    lengths[column] = in.count32("length");
+                    offsets[column] = in.skip("value", lengths[column]);
                 }
                 default ->
                     throw in.error(
-                            field + ".kind",
+                            "kind",
                             kindOffset,
                             "unknown column kind " + MessageTag.describeByte(kind) + " (expected n, u, t or b)");
             }
         }
+        in.leaveTuple();
         return new TupleData(in.array(), kinds, offsets, lengths);
     }
 }

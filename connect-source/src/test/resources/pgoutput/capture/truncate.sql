@@ -1,0 +1,7 @@
+-- Truncate options: CASCADE + RESTART IDENTITY (3, two relations), RESTART IDENTITY (2), CASCADE (1), none (0).
+INSERT INTO parents (name) VALUES ('p');
+INSERT INTO children (parent_id) VALUES (1);
+TRUNCATE parents RESTART IDENTITY CASCADE;
+TRUNCATE audit RESTART IDENTITY;
+TRUNCATE audit CASCADE;
+TRUNCATE audit;
