@@ -20,8 +20,10 @@ import org.apache.kafka.connect.errors.RetriableException;
  * Resolves column types: built-in types (and arrays of them) from their OID alone, others with one catalog query
  * per type on a plain SQL connection: enums with their labels in sort order, domains over their base type
  * (recursively), arrays over their element type, and anything else (extension types such as hstore, citext or
- * ltree, ranges of user types, composites) by name, which {@code ColumnSchemas} maps. Results are cached per OID
- * and type modifier until a Type message announces the type again.
+ * ltree, ranges of user types, composites) by name, which {@code ColumnSchemas} maps. A type is an array when it
+ * prints with {@code array_out}: {@code int2vector} and {@code oidvector} are subscriptable like arrays but print
+ * {@code 1 2}, so they travel as text. Results are cached per OID and type modifier until a Type message announces
+ * the type again.
  *
  * <p>The catalog is read when the Relation message arrives, which can be later than the change it describes; a
  * type dropped in between is described from its Type message (name only, so its values travel as text).
@@ -31,7 +33,7 @@ import org.apache.kafka.connect.errors.RetriableException;
 public final class JdbcTypeCatalog implements TypeCatalog {
 
     private static final String QUERY = "SELECT t.typname, t.typtype, t.typelem, t.typbasetype, t.typtypmod,"
-            + " t.typsubscript = 'pg_catalog.array_subscript_handler'::pg_catalog.regproc AS is_array,"
+            + " t.typoutput = 'pg_catalog.array_out'::pg_catalog.regproc AS is_array,"
             + " pg_catalog.format_type(t.oid, ?) AS formatted,"
             + " CASE WHEN t.typtype = 'e' THEN ARRAY(SELECT e.enumlabel FROM pg_catalog.pg_enum e"
             + " WHERE e.enumtypid = t.oid ORDER BY e.enumsortorder) END AS labels"
