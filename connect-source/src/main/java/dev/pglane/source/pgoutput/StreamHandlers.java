@@ -46,7 +46,7 @@ final class StreamHandlers {
         }
         Lsn abortLsn = in.lsn("abort_lsn");
         long rawTime = in.int64("abort_ts");
-        // 0 is what the server sends when it found the abort only after a crash (no abort record, no time).
+        // 0 means "no time": it comes with abort LSN 0/0 when the server learnt of the abort without a record.
         long abortTime = rawTime == 0 ? 0L : MessageCursor.unixMicros(rawTime);
         return new StreamAbortMessage(xid, subxid, abortLsn, abortTime);
     }
