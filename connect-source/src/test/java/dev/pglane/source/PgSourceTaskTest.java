@@ -57,7 +57,10 @@ class PgSourceTaskTest {
         sql(
                 "CREATE TABLE public.orders (id int PRIMARY KEY, note text)",
                 "CREATE TABLE public.lines (id int PRIMARY KEY, qty int)",
-                "CREATE TABLE public.elsewhere (id int PRIMARY KEY)");
+                "CREATE TABLE public.elsewhere (id int PRIMARY KEY)",
+                // Its walsenders stream every change at once: the cheap way to get streamed transactions.
+                "CREATE ROLE streamer LOGIN SUPERUSER",
+                "ALTER ROLE streamer SET debug_logical_replication_streaming = immediate");
     }
 
     @AfterAll
@@ -340,5 +343,90 @@ class PgSourceTaskTest {
                                 m -> m instanceof Marker.Heartbeat h && h.lsn().compareTo(written) >= 0));
         assertTrue(heartbeats.stream().allMatch(r -> marker(r) instanceof Marker.Heartbeat), "only heartbeats");
         awaitConfirmedFlush("task_idle", written);
+    }
+
+    @Test
+    void aLostConnectionFailsOnePollAndANewSessionResumesAtTheLastEnd() throws Exception {
+        PgSourceTask task = start(config("task_reconnect", Map.of()), null);
+        sql("INSERT INTO public.orders VALUES (1, 'before')");
+        List<SourceRecord> before = pollUntil(task, ends(1));
+        Marker.End end = (Marker.End) marker(before.get(before.size() - 1));
+        sql("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = 'task_reconnect'");
+
+        RetriableException lost = null;
+        long deadline = System.nanoTime() + DEADLINE_NANOS;
+        while (lost == null) {
+            assertTrue(System.nanoTime() < deadline, "the lost connection never surfaced");
+            try {
+                assertNull(task.poll(), "nothing new was written");
+            } catch (RetriableException e) {
+                lost = e;
+            }
+        }
+        assertTrue(lost.getMessage().contains("Lost the replication connection"), lost.getMessage());
+        sql("INSERT INTO public.orders VALUES (2, 'after')");
+        List<SourceRecord> after = pollUntil(task, ends(1));
+
+        Marker.Start start = assertInstanceOf(Marker.Start.class, marker(after.get(0)));
+        assertTrue(start.generation() > end.generation());
+        assertEquals(end.endLsn(), start.resumeLsn());
+        assertEquals(
+                List.of(2),
+                after.stream()
+                        .filter(r -> marker(r) == null)
+                        .map(r -> event(r).after().get("id"))
+                        .toList());
+    }
+
+    @Test
+    void streamedTransactionsCarrySubxidsAndAbortMarkers() throws Exception {
+        Map<String, String> props =
+                config("task_stream", Map.of(DatabaseSettings.USER, "streamer", PgSourceConfig.STREAMING_MODE, "on"));
+        PgSourceTask task = start(props, null);
+        long xid;
+        long rolledBack;
+        try (Connection c = server.getPostgresDatabase().getConnection();
+                Statement st = c.createStatement()) {
+            c.setAutoCommit(false);
+            st.execute("INSERT INTO public.orders VALUES (1, 'kept')");
+            st.execute("SAVEPOINT s");
+            st.execute("INSERT INTO public.orders VALUES (2, 'rolled back')");
+            st.execute("ROLLBACK TO SAVEPOINT s");
+            st.execute("INSERT INTO public.orders VALUES (3, 'kept too')");
+            xid = xid(st);
+            c.commit();
+            st.execute("INSERT INTO public.orders VALUES (4, 'aborted')");
+            rolledBack = xid(st);
+            c.rollback();
+        }
+        List<SourceRecord> records = pollUntil(
+                task,
+                all -> all.stream()
+                        .map(PgSourceTaskTest::marker)
+                        .anyMatch(m -> m instanceof Marker.Abort a && a.isTopLevel()));
+
+        List<SourceRecord> ofXid =
+                records.stream().filter(r -> TransactionKey.xid(r.key()) == xid).toList();
+        List<ChangeEvent> changes = ofXid.stream()
+                .filter(r -> marker(r) == null)
+                .map(PgSourceTaskTest::event)
+                .toList();
+        assertEquals(
+                List.of(1, 2, 3), changes.stream().map(e -> e.after().get("id")).toList());
+        assertEquals(xid, changes.get(0).transaction().subxid(), "the top level's own change");
+        long savepoint = changes.get(1).transaction().subxid();
+        assertTrue(savepoint != xid);
+        Marker.Abort abort = ofXid.stream()
+                .map(PgSourceTaskTest::marker)
+                .filter(m -> m instanceof Marker.Abort)
+                .map(m -> (Marker.Abort) m)
+                .findFirst()
+                .orElseThrow();
+        assertEquals(savepoint, abort.subxid());
+        Marker.End end = (Marker.End) marker(ofXid.get(ofXid.size() - 1));
+        assertEquals(2, end.eventCount(), "the rolled-back insert is not counted");
+
+        Marker.Abort whole = (Marker.Abort) marker(records.get(records.size() - 1));
+        assertEquals(rolledBack, whole.xid());
     }
 }

@@ -56,10 +56,13 @@ final class BatchDispatcher implements ItemSink {
         }
         if (!lanes.offer(nextLane, batch, 0, TimeUnit.MILLISECONDS)) {
             long start = System.nanoTime();
-            while (!lanes.offer(nextLane, batch, WAIT_SLICE_MILLIS, TimeUnit.MILLISECONDS)) {
-                whileWaiting.waiting();
+            try {
+                while (!lanes.offer(nextLane, batch, WAIT_SLICE_MILLIS, TimeUnit.MILLISECONDS)) {
+                    whileWaiting.waiting();
+                }
+            } finally {
+                waitedNanos += System.nanoTime() - start;
             }
-            waitedNanos += System.nanoTime() - start;
         }
         nextLane = (nextLane + 1) % lanes.count();
         batch = new ArrayList<>(batchSize);
