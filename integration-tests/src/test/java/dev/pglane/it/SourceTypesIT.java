@@ -3,6 +3,7 @@ package dev.pglane.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pglane.it.kafka.CommittedTransaction;
 import dev.pglane.it.stack.PostgresNode;
@@ -24,6 +25,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
@@ -81,17 +87,20 @@ class SourceTypesIT {
             CommittedTransaction tx =
                     run.awaitCommitted(1, Duration.ofSeconds(60)).get(0);
             assertEquals(ROWS + 1, tx.changes().size(), "one insert per row");
+            List<JsonNode> payloads = rawPayloads(run.topicPrefix() + ".public.every_type", ROWS + 1);
             for (int row = 0; row <= ROWS; row++) {
                 ChangeEvent event = tx.changes().get(row);
                 assertEquals(Op.CREATE, event.op());
                 assertEquals(row + 1, event.after().get("id"), "rows in insert order");
-                assertRow(event, row, cases, serverText.get(row));
+                JsonNode rawAfter = payloads.get(row).path("payload").path("after");
+                assertRow(event, rawAfter, row, cases, serverText.get(row));
             }
             assertSchemas(tx.changes().get(0).after().schema(), cases, types);
         }
     }
 
-    private static void assertRow(ChangeEvent event, int row, List<TypeCase> cases, Map<String, String> serverText)
+    private static void assertRow(
+            ChangeEvent event, JsonNode rawAfter, int row, List<TypeCase> cases, Map<String, String> serverText)
             throws Exception {
         Map<String, String> expectedText = new HashMap<>();
         for (TypeCase c : cases) {
@@ -101,6 +110,8 @@ class SourceTypesIT {
             if (expected instanceof TypeCase.TextValue textValue) {
                 expectedText.put("after." + c.column(), textValue.text());
                 assertNull(actual, where + ": typed field of a value in text_values");
+            } else if (expected instanceof TypeCase.RawJsonString raw) {
+                assertEquals(raw.text(), rawAfter.path(c.column()).textValue(), where + " (raw JSON payload)");
             } else if (expected instanceof TypeCase.JsonText json) {
                 assertEquals(JSON.readTree(json.json()), JSON.readTree((String) actual), where);
             } else if (expected == TypeCase.SERVER_TEXT) {
@@ -126,6 +137,26 @@ class SourceTypesIT {
         assertEquals("true", row.field("id").schema().parameters().get("__pglane.key"), "id is the key");
         assertEquals(
                 "sad,ok,happy", row.field("c_enum").schema().parameters().get("allowed"), "enum labels in sort order");
+    }
+
+    /** The first {@code count} record values of partition 0 of {@code topic}, as JSON: what the converter wrote. */
+    private static List<JsonNode> rawPayloads(String topic, int count) throws Exception {
+        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, worker.bootstrapServers());
+        List<JsonNode> values = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (values.size() < count && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    values.add(JSON.readTree(record.value()));
+                }
+            }
+        }
+        assertEquals(count, values.size(), "records on " + topic);
+        return values;
     }
 
     /** Record values in a comparable form: bytes as hex, structs as maps, lists element by element. */
@@ -176,13 +207,15 @@ class SourceTypesIT {
                 + ")";
     }
 
-    /** Each row's columns as the server prints them ({@code ::text}), in the session's settings. */
+    /** Each row's columns as the type's output function prints them ({@code format('%s', col)}). */
     private static List<Map<String, String>> serverText(PostgresNode source, List<TypeCase> cases) throws SQLException {
         List<Map<String, String>> rows = new ArrayList<>();
         try (Connection connection = source.open();
                 Statement statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery("SELECT "
-                        + cases.stream().map(c -> c.column() + "::text").collect(Collectors.joining(", "))
+                        + cases.stream()
+                                .map(c -> "format('%s', " + c.column() + ")")
+                                .collect(Collectors.joining(", "))
                         + " FROM every_type ORDER BY id")) {
             while (rs.next()) {
                 Map<String, String> text = new HashMap<>();

@@ -4,6 +4,7 @@ import dev.pglane.it.stack.PostgresVersion;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -49,12 +50,13 @@ public record BenchOptions(
     public static BenchOptions parse(String[] args) {
         Map<String, String> values = new HashMap<>();
         boolean connector = true;
-        for (int i = 0; i < args.length; i++) {
-            String option = args[i];
+        Iterator<String> words = List.of(args).iterator();
+        while (words.hasNext()) {
+            String option = words.next();
             if (option.equals("--no-connector")) {
                 connector = false;
-            } else if (option.startsWith("--") && i + 1 < args.length) {
-                values.put(option, args[++i]);
+            } else if (option.startsWith("--") && words.hasNext()) {
+                values.put(option, words.next());
             } else {
                 throw new IllegalArgumentException("unknown option or missing value: " + option + "\n" + USAGE);
             }
