@@ -100,13 +100,8 @@ class PgSourceTaskTest {
     }
 
     private static Map<String, String> config(String slot, Map<String, String> extra) {
-        Map<String, String> props = new HashMap<>();
+        Map<String, String> props = PgSourceConnectorValidateTest.config(server);
         props.put("name", "task-test");
-        props.put(DatabaseSettings.HOST, "127.0.0.1");
-        props.put(DatabaseSettings.PORT, Integer.toString(server.getPort()));
-        props.put(DatabaseSettings.NAME, "postgres");
-        props.put(DatabaseSettings.USER, "postgres");
-        props.put(DatabaseSettings.SSLMODE, "disable");
         props.put(PgSourceConfig.TOPIC_PREFIX, "shop");
         props.put(PgSourceConfig.SLOT_NAME, slot);
         props.put(PgSourceConfig.PUBLICATION_NAME, slot + "_pub");

@@ -38,6 +38,8 @@ public final class ReplicationReader implements Runnable {
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /** While messages keep coming, the flushable LSN is still handed to pgjdbc this often. */
     private static final int MESSAGES_PER_FLUSH_CHECK = 1024;
+    /** Least time between two status updates forced only to confirm the keepalive position. */
+    private static final long IDLE_CONFIRM_GAP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /**
      * @param server the server's address, for error messages
@@ -180,7 +182,9 @@ public final class ReplicationReader implements Runnable {
             return;
         }
         if (server.compareTo(flushedLsn) > 0) {
-            confirm(server, true);
+            // Sent at once at most every second: each forced update makes the server answer with a
+            // keepalive, which, while unpublished WAL keeps coming, would carry a new position each time.
+            confirm(server, now - lastStatusNanos >= IDLE_CONFIRM_GAP_NANOS);
         }
         Duration heartbeat = settings.heartbeatInterval();
         if (!heartbeat.isZero() && now - quietSinceNanos >= heartbeat.toNanos()) {

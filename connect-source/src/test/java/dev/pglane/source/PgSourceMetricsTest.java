@@ -1,0 +1,118 @@
+package dev.pglane.source;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
+import org.apache.kafka.connect.source.SourceTaskContext;
+import org.apache.kafka.connect.storage.OffsetStorageReader;
+import org.junit.jupiter.api.Test;
+
+class PgSourceMetricsTest {
+    /** A context of a runtime whose plugin metrics are {@code metrics}; {@code null} for none. */
+    private record Context(PluginMetrics pluginMetrics) implements SourceTaskContext {
+        @Override
+        public Map<String, String> configs() {
+            return Map.of();
+        }
+
+        @Override
+        public OffsetStorageReader offsetStorageReader() {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    /** A runtime before Kafka 4.1, whose context has no pluginMetrics() at all. */
+    private record OldContext() implements SourceTaskContext {
+        @Override
+        public Map<String, String> configs() {
+            return Map.of();
+        }
+
+        @Override
+        public OffsetStorageReader offsetStorageReader() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public PluginMetrics pluginMetrics() {
+            throw new AbstractMethodError("SourceTaskContext.pluginMetrics");
+        }
+    }
+
+    @Test
+    void registersAFixedListOfNamesTaggedOnlyByLane() {
+        try (Metrics registry = new Metrics()) {
+            PgSourceMetrics.create(new Context(new PluginMetricsImpl(registry, Map.of("task", "0"))), 2);
+            Set<String> names = registry.metrics().keySet().stream()
+                    .filter(n -> n.group().equals("plugins"))
+                    .map(PgSourceMetricsTest::describe)
+                    .collect(Collectors.toCollection(TreeSet::new));
+            assertEquals(
+                    new TreeSet<>(List.of(
+                            "decoder-busy-ratio{lane=0}",
+                            "decoder-busy-ratio{lane=1}",
+                            "flushed-lsn",
+                            "lag-bytes",
+                            "lane-queue-depth{lane=0}",
+                            "lane-queue-depth{lane=1}",
+                            "reader-busy-ratio",
+                            "received-lsn",
+                            "records-rate",
+                            "server-wal-lsn",
+                            "transactions-rate")),
+                    names);
+        }
+    }
+
+    private static String describe(MetricName name) {
+        String lane = name.tags().get("lane");
+        return name.name() + (lane == null ? "" : "{lane=" + lane + "}");
+    }
+
+    @Test
+    void ratesAndBusyRatiosFollowWhatIsReported() {
+        try (Metrics registry = new Metrics()) {
+            PgSourceMetrics metrics =
+                    PgSourceMetrics.create(new Context(new PluginMetricsImpl(registry, Map.of("task", "0"))), 1);
+            metrics.recordsEmitted(500);
+            metrics.committed();
+            metrics.decoded(0, Long.MAX_VALUE / 4);
+            assertTrue(value(registry, "records-rate") > 0);
+            assertTrue(value(registry, "transactions-rate") > 0);
+            assertEquals(1.0, value(registry, "decoder-busy-ratio"), "capped at the whole time");
+            assertEquals(0.0, value(registry, "reader-busy-ratio"));
+            assertEquals(0.0, value(registry, "flushed-lsn"), "no session yet");
+        }
+    }
+
+    private static double value(Metrics registry, String name) {
+        return registry.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals(name))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void withoutPluginMetricsEveryHookIsInert() {
+        for (SourceTaskContext context : List.of(new Context(null), new OldContext())) {
+            assertDoesNotThrow(() -> {
+                PgSourceMetrics metrics = PgSourceMetrics.create(context, 1);
+                metrics.recordsEmitted(10);
+                metrics.committed();
+                metrics.busy(5);
+                metrics.decoded(0, 5);
+            });
+        }
+    }
+}
