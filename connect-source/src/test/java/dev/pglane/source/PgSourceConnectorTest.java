@@ -2,14 +2,12 @@ package dev.pglane.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.docs.ValidationErrors;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 
 class PgSourceConnectorTest {
@@ -40,12 +38,6 @@ class PgSourceConnectorTest {
         assertFalse(version.isBlank());
         assertFalse(version.contains("${"), version);
         assertEquals(version, new PgSourceTask().version());
-    }
-
-    @Test
-    void taskRefusesToStart() {
-        ConnectException e = assertThrows(ConnectException.class, () -> new PgSourceTask().start(Map.of()));
-        assertTrue(e.getMessage().contains("issue #3"), e.getMessage());
     }
 
     @Test
