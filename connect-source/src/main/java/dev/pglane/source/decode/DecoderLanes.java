@@ -17,7 +17,7 @@ import org.apache.kafka.connect.source.SourceRecord;
  * capacities bound the memory of the whole pipeline: a full lane stops the reader, which stops reading
  * the socket, which holds the server back.
  */
-public final class DecoderLanes implements AutoCloseable {
+public final class DecoderLanes {
     private final List<Lane> lanes = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
 
@@ -85,11 +85,6 @@ public final class DecoderLanes implements AutoCloseable {
                 return;
             }
         }
-    }
-
-    @Override
-    public void close() {
-        close(Duration.ofSeconds(5));
     }
 
     /** One lane: takes a batch, decodes it, queues the records; stops at interrupt or at the first failure. */

@@ -16,11 +16,6 @@ public final class FailureSlot {
         failure.compareAndSet(null, e);
     }
 
-    /** True once a failure is stored. */
-    public boolean failed() {
-        return failure.get() != null;
-    }
-
     /** Throws the stored failure, if any. */
     public void rethrow() {
         ConnectException e = failure.get();

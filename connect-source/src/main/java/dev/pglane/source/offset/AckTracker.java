@@ -83,9 +83,4 @@ public final class AckTracker {
     public synchronized boolean allAcknowledged() {
         return acknowledged == dispatched;
     }
-
-    /** Records handed to Connect and not yet acknowledged as part of the prefix. */
-    public synchronized long inFlight() {
-        return dispatched - acknowledged;
-    }
 }

@@ -57,7 +57,6 @@ public final class ReplicationSession implements AutoCloseable {
     private final ReplicationReader reader;
     private final Thread readerThread;
     private final OrderedEmitter emitter;
-    private final long generation;
     private final Lsn resumeLsn;
 
     private ReplicationSession(
@@ -67,7 +66,6 @@ public final class ReplicationSession implements AutoCloseable {
             ReplicationReader reader,
             Thread readerThread,
             OrderedEmitter emitter,
-            long generation,
             Lsn resumeLsn) {
         this.sql = sql;
         this.replication = replication;
@@ -75,7 +73,6 @@ public final class ReplicationSession implements AutoCloseable {
         this.reader = reader;
         this.readerThread = readerThread;
         this.emitter = emitter;
-        this.generation = generation;
         this.resumeLsn = resumeLsn;
     }
 
@@ -181,17 +178,12 @@ public final class ReplicationSession implements AutoCloseable {
         readerThread.setDaemon(true);
         lanes.start();
         readerThread.start();
-        return new ReplicationSession(
-                sql, replication, lanes, reader, readerThread, emitter, start.generation(), resume);
+        return new ReplicationSession(sql, replication, lanes, reader, readerThread, emitter, resume);
     }
 
     /** The next records in stream order; see {@link OrderedEmitter#poll}. */
     public List<SourceRecord> poll(int maxRecords, Duration maxWait) throws InterruptedException {
         return emitter.poll(maxRecords, maxWait);
-    }
-
-    public long generation() {
-        return generation;
     }
 
     /** Where this session started replication. */

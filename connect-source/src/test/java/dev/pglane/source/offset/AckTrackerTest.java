@@ -73,12 +73,10 @@ class AckTrackerTest {
         assertTrue(tracker.allAcknowledged(), "nothing dispatched yet");
         List<SourceRecord> records = dispatch(change(), end(100));
         assertFalse(tracker.allAcknowledged());
-        assertEquals(2, tracker.inFlight());
         tracker.acknowledge(records.get(1));
         assertFalse(tracker.allAcknowledged(), "acknowledged out of order: record 0 is still in flight");
         tracker.acknowledge(records.get(0));
         assertTrue(tracker.allAcknowledged());
-        assertEquals(0, tracker.inFlight());
     }
 
     @Test
