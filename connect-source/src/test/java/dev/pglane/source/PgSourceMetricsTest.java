@@ -18,21 +18,15 @@ import org.apache.kafka.connect.storage.OffsetStorageReader;
 import org.junit.jupiter.api.Test;
 
 class PgSourceMetricsTest {
-    /** A context of a runtime whose plugin metrics are {@code metrics}; {@code null} for none. */
-    private record Context(PluginMetrics pluginMetrics) implements SourceTaskContext {
-        @Override
-        public Map<String, String> configs() {
-            return Map.of();
+    /**
+     * A task context whose plugin metrics are {@code metrics} ({@code null} for none), or, for a runtime before
+     * Kafka 4.1, one without {@code pluginMetrics()} at all.
+     */
+    private record Context(PluginMetrics metrics, boolean beforeKafka41) implements SourceTaskContext {
+        Context(PluginMetrics metrics) {
+            this(metrics, false);
         }
 
-        @Override
-        public OffsetStorageReader offsetStorageReader() {
-            throw new UnsupportedOperationException();
-        }
-    }
-
-    /** A runtime before Kafka 4.1, whose context has no pluginMetrics() at all. */
-    private record OldContext() implements SourceTaskContext {
         @Override
         public Map<String, String> configs() {
             return Map.of();
@@ -45,7 +39,10 @@ class PgSourceMetricsTest {
 
         @Override
         public PluginMetrics pluginMetrics() {
-            throw new AbstractMethodError("SourceTaskContext.pluginMetrics");
+            if (beforeKafka41) {
+                throw new AbstractMethodError("SourceTaskContext.pluginMetrics");
+            }
+            return metrics;
         }
     }
 
@@ -105,7 +102,7 @@ class PgSourceMetricsTest {
 
     @Test
     void withoutPluginMetricsEveryHookIsInert() {
-        for (SourceTaskContext context : List.of(new Context(null), new OldContext())) {
+        for (SourceTaskContext context : List.of(new Context(null), new Context(null, true))) {
             assertDoesNotThrow(() -> {
                 PgSourceMetrics metrics = PgSourceMetrics.create(context, 1);
                 metrics.recordsEmitted(10);
