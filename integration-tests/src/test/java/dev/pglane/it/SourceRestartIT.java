@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class SourceRestartIT {
-    private static final int LARGE_ROWS = 100_000;
+    private static final int LARGE_ROWS = 50_000;
     private static final Duration ARRIVAL = Duration.ofSeconds(120);
 
     @RegisterExtension

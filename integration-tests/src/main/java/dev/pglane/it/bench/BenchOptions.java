@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -14,6 +15,7 @@ import java.util.Map;
  * @param transactionsPerClient pgbench's {@code -t}
  * @param bulkRows rows of the bulk backlog (in 1,000-row transactions)
  * @param connector false to measure pg_recvlogical alone (no broker or worker is started)
+ * @param connectorSettings changes to the example connector config, e.g. producer overrides
  */
 public record BenchOptions(
         PostgresVersion version,
@@ -28,7 +30,8 @@ public record BenchOptions(
         Path pluginPath,
         Path pgbench,
         Path pgRecvlogical,
-        boolean connector) {
+        boolean connector,
+        Map<String, String> connectorSettings) {
 
     static final String USAGE = String.join(
             "\n",
@@ -45,16 +48,26 @@ public record BenchOptions(
             "  --plugin-path DIR        the worker's plugin.path (default integration-tests/target/plugin-path)",
             "  --pgbench FILE           (default /usr/bin/pgbench)",
             "  --pg-recvlogical FILE    (default /usr/bin/pg_recvlogical)",
-            "  --no-connector           measure pg_recvlogical only");
+            "  --no-connector           measure pg_recvlogical only",
+            "  --connector-setting K=V  change one key of the example connector config (repeatable), e.g.",
+            "                           producer.override.batch.size=1048576");
 
     public static BenchOptions parse(String[] args) {
         Map<String, String> values = new HashMap<>();
         boolean connector = true;
+        Map<String, String> connectorSettings = new LinkedHashMap<>();
         Iterator<String> words = List.of(args).iterator();
         while (words.hasNext()) {
             String option = words.next();
             if (option.equals("--no-connector")) {
                 connector = false;
+            } else if (option.equals("--connector-setting") && words.hasNext()) {
+                String setting = words.next();
+                int equals = setting.indexOf('=');
+                if (equals < 1) {
+                    throw new IllegalArgumentException("--connector-setting needs KEY=VALUE: " + setting);
+                }
+                connectorSettings.put(setting.substring(0, equals), setting.substring(equals + 1));
             } else if (option.startsWith("--") && words.hasNext()) {
                 values.put(option, words.next());
             } else {
@@ -74,7 +87,8 @@ public record BenchOptions(
                 Path.of(values.getOrDefault("--plugin-path", "integration-tests/target/plugin-path")),
                 Path.of(values.getOrDefault("--pgbench", "/usr/bin/pgbench")),
                 Path.of(values.getOrDefault("--pg-recvlogical", "/usr/bin/pg_recvlogical")),
-                connector);
+                connector,
+                Map.copyOf(connectorSettings));
         for (String key : values.keySet()) {
             if (!USAGE.contains("  " + key + " ")) {
                 throw new IllegalArgumentException("unknown option " + key + "\n" + USAGE);

@@ -31,10 +31,14 @@ final class ConnectorRun {
     private final ConnectRestClient rest;
     private final String bootstrapServers;
 
-    ConnectorRun(PostgresNode server, ConnectRestClient rest, String bootstrapServers) {
+    private final Map<String, String> settings;
+
+    /** @param settings changes to the example config */
+    ConnectorRun(PostgresNode server, ConnectRestClient rest, String bootstrapServers, Map<String, String> settings) {
         this.server = server;
         this.rest = rest;
         this.bootstrapServers = bootstrapServers;
+        this.settings = settings;
     }
 
     Measurement measure(String slot, Backlog.Info backlog, String name) throws Exception {
@@ -44,6 +48,7 @@ final class ConnectorRun {
         config.put("slot.name", slot);
         config.put("publication.name", Backlog.PUBLICATION);
         config.put("topic.prefix", name);
+        config.putAll(settings);
         long pg = ProcCpu.postmasterPid(server.dataDirectory());
         EndCount ends = new EndCount(backlog.fenceXid());
         try (TopicReader markers = TopicReader.markersOf(bootstrapServers, name)) {

@@ -69,8 +69,9 @@ public final class SourceThroughputBench {
             Backlog backlog = new Backlog(server, options);
             backlog.prepare();
             RecvLogicalRun recvLogical = new RecvLogicalRun(server, options.pgRecvlogical());
-            ConnectorRun connector =
-                    connect == null ? null : new ConnectorRun(server, connect.rest(), kafka.bootstrapServers());
+            ConnectorRun connector = connect == null
+                    ? null
+                    : new ConnectorRun(server, connect.rest(), kafka.bootstrapServers(), options.connectorSettings());
             BenchReport report = new BenchReport(environment(options, server));
             int protocol = protocolVersion(options.version().major());
             for (Workload workload : options.workloads()) {
@@ -129,14 +130,16 @@ public final class SourceThroughputBench {
                         + " pgbench -i -s %d, then -c %d -j %d -t %d per run; bulk %d rows in 1,000-row transactions;"
                         + " connector: config-examples/source-json.json (JsonConverter, schemas on), Kafka and Connect"
                         + " in the benchmark's JVM (its CPU counts the broker too); each run on a fresh backlog"
-                        + " after two slots at the same position (pg_copy_logical_replication_slot).",
+                        + " after two slots at the same position (pg_copy_logical_replication_slot);"
+                        + " connector settings changed: %s.",
                 server.serverVersion(),
                 Runtime.getRuntime().availableProcessors(),
                 o.scale(),
                 o.clients(),
                 o.jobs(),
                 o.transactionsPerClient(),
-                o.bulkRows());
+                o.bulkRows(),
+                o.connectorSettings().isEmpty() ? "none" : o.connectorSettings());
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

@@ -54,7 +54,8 @@ final class ThreadCpu {
      */
     private static String group(String name) {
         if (name.startsWith("pglane-")) {
-            return "pglane " + name.substring(name.lastIndexOf('-') + 1).replaceAll("\\d+$", "");
+            String role = name.replaceAll("-\\d+$", "");
+            return "pglane " + role.substring(role.lastIndexOf('-') + 1);
         }
         if (name.startsWith("task-thread-")) {
             return "connect task thread (poll, converters, send)";

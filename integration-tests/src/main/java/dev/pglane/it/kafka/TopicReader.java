@@ -84,8 +84,7 @@ public final class TopicReader implements AutoCloseable {
                 throw new IllegalStateException("after " + timeout.toSeconds() + " s and " + recordsRead
                         + " records on " + assigned.size() + " partitions: " + describe.get());
             }
-            refreshAssignment();
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+            for (ConsumerRecord<byte[], byte[]> record : poll()) {
                 recordsRead++;
                 sink.accept(decoder.decode(record));
             }
@@ -96,13 +95,27 @@ public final class TopicReader implements AutoCloseable {
     public void readQuietFor(Consumer<WireRecord> sink, Duration quiet) {
         long quietSince = System.nanoTime();
         while (System.nanoTime() - quietSince < quiet.toNanos()) {
-            refreshAssignment();
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+            for (ConsumerRecord<byte[], byte[]> record : poll()) {
                 recordsRead++;
                 sink.accept(decoder.decode(record));
                 quietSince = System.nanoTime();
             }
         }
+    }
+
+    /** One poll of the assigned partitions; while no topic exists yet, a pause of the same length instead. */
+    private Iterable<ConsumerRecord<byte[], byte[]>> poll() {
+        refreshAssignment();
+        if (!assigned.isEmpty()) {
+            return consumer.poll(POLL);
+        }
+        try {
+            Thread.sleep(POLL.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for topics", e);
+        }
+        return List.of();
     }
 
     private void refreshAssignment() {

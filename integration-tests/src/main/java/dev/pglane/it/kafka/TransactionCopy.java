@@ -6,6 +6,7 @@ import dev.pglane.wire.marker.DataCollectionCount;
 import dev.pglane.wire.marker.Marker;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -20,6 +21,8 @@ import java.util.stream.Collectors;
 final class TransactionCopy {
     private final CopyId id;
     private final TreeMap<Long, ChangeEvent> byOrder = new TreeMap<>();
+    // kept up to date on every change: recounting on each arrival would make a large transaction quadratic
+    private final Map<String, Long> counts = new TreeMap<>();
     private final Set<Long> cancelledSubxids = new HashSet<>();
 
     TransactionCopy(CopyId id) {
@@ -37,7 +40,9 @@ final class TransactionCopy {
         }
         long order = event.transaction().totalOrder();
         ChangeEvent earlier = byOrder.putIfAbsent(order, event);
-        if (earlier != null && !sameContent(earlier, event)) {
+        if (earlier == null) {
+            counts.merge(dataCollection(event), 1L, Long::sum);
+        } else if (!sameContent(earlier, event)) {
             throw new IllegalStateException(
                     id + ": two different records at total_order " + order + ":\n  " + earlier + "\n  " + event);
         }
@@ -46,7 +51,14 @@ final class TransactionCopy {
     /** ABORT of a subtransaction: drops its records, those received and those still to come. */
     void cancel(long subxid) {
         cancelledSubxids.add(subxid);
-        byOrder.values().removeIf(this::isCancelled);
+        Iterator<ChangeEvent> events = byOrder.values().iterator();
+        while (events.hasNext()) {
+            ChangeEvent event = events.next();
+            if (isCancelled(event)) {
+                events.remove();
+                counts.merge(dataCollection(event), -1L, (a, b) -> a + b == 0 ? null : a + b);
+            }
+        }
     }
 
     private boolean isCancelled(ChangeEvent event) {
@@ -75,8 +87,7 @@ final class TransactionCopy {
     }
 
     Map<String, Long> countsByCollection() {
-        return byOrder.values().stream()
-                .collect(Collectors.groupingBy(TransactionCopy::dataCollection, TreeMap::new, Collectors.counting()));
+        return counts;
     }
 
     /** The records in stream order. */
@@ -106,6 +117,23 @@ final class TransactionCopy {
                 && a.textValues().equals(b.textValues())
                 && Objects.equals(a.truncate(), b.truncate())
                 && Objects.equals(a.message(), b.message());
+    }
+
+    /** The {@code total_order} values below {@code last} that have not arrived, as ranges (the first few). */
+    String missingUpTo(long last) {
+        StringBuilder gaps = new StringBuilder();
+        long expected = 1;
+        int shown = 0;
+        for (long order : byOrder.headMap(last + 1).keySet()) {
+            if (order > expected && shown++ < 5) {
+                gaps.append(expected).append("..").append(order - 1).append(' ');
+            }
+            expected = order + 1;
+        }
+        if (expected <= last && shown < 5) {
+            gaps.append(expected).append("..").append(last);
+        }
+        return gaps.toString().trim();
     }
 
     @Override

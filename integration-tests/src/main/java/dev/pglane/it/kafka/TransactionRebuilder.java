@@ -168,8 +168,14 @@ public final class TransactionRebuilder {
 
     /** What is still waiting: the END queue's head and the buffered copies; for failure messages. */
     public String describe() {
+        Marker.End head = pendingEnds.peek();
+        TransactionCopy headCopy = head == null ? null : copies.get(new CopyId(head.xid(), head.generation()));
         return committed.size() + " committed, applied position " + applied + ", waiting for "
-                + (pendingEnds.isEmpty() ? "no END" : pendingEnds.peek().toString()) + ", buffered: "
+                + (head == null ? "no END" : head.toString())
+                + (headCopy == null
+                        ? ""
+                        : " (total_order not arrived: " + headCopy.missingUpTo(head.eventCount()) + ")")
+                + ", buffered: "
                 + copies.values().stream().map(TransactionCopy::toString).collect(Collectors.joining("; "));
     }
 }
