@@ -44,7 +44,8 @@ public final class NumericValues {
 
     /**
      * The field value for a special ({@code NaN}, {@code Infinity}, {@code -Infinity}), or {@code null}
-     * if the schema cannot hold it (precise mode: use {@code text_values}).
+     * when it travels in {@code text_values}: in precise mode (a Decimal cannot hold it) and in double mode
+     * (Kafka's JsonConverter writes non-finite doubles as strings and reads them back as 0.0).
      */
     public static Object encodeSpecial(String text, Schema schema) {
         if (!SPECIALS.contains(text)) {
@@ -52,7 +53,6 @@ public final class NumericValues {
         }
         return switch (schema.type()) {
             case STRING -> text;
-            case FLOAT64 -> Double.parseDouble(text);
             default -> null;
         };
     }

@@ -20,6 +20,10 @@ final class PointDecoder implements TextDecoder {
         }
         double x = Double.parseDouble(text.substring(1, comma));
         double y = Double.parseDouble(text.substring(comma + 1, text.length() - 1));
+        // Non-finite coordinates go to text_values, for the reason given at ScalarDecoder.FLOAT32.
+        if (!Double.isFinite(x) || !Double.isFinite(y)) {
+            return UNREPRESENTABLE;
+        }
         return new GeoPoint(x, y).toStruct(schema);
     }
 }

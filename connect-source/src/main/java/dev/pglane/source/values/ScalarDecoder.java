@@ -36,17 +36,22 @@ enum ScalarDecoder implements TextDecoder {
             return Long.parseLong(text);
         }
     },
-    /** {@code real}: Java reads PostgreSQL's {@code NaN}, {@code Infinity} and {@code -Infinity} as they are. */
+    /**
+     * {@code real}. {@code NaN}, {@code Infinity} and {@code -Infinity} travel in {@code text_values}: Kafka's
+     * JsonConverter writes them as strings and reads them back as 0.0, so a typed field would lose them silently.
+     */
     FLOAT32 {
         @Override
         public Object decode(String text) {
-            return Float.parseFloat(text);
+            float value = Float.parseFloat(text);
+            return Float.isFinite(value) ? value : UNREPRESENTABLE;
         }
     },
+    /** {@code double precision}, with its specials in {@code text_values} as for {@code real}. */
     FLOAT64 {
         @Override
         public Object decode(String text) {
-            return Double.parseDouble(text);
+            return finiteOrText(Double.parseDouble(text));
         }
     },
     /** {@code bytea} in the hex output format ({@code bytea_output=hex}): {@code \x} then two digits a byte. */
@@ -83,5 +88,10 @@ enum ScalarDecoder implements TextDecoder {
         public Object decode(String text) {
             return PgInterval.parse(text).toIso();
         }
+    };
+
+    /** A finite double as itself; NaN and the infinities as {@link #UNREPRESENTABLE} (see {@link #FLOAT32}). */
+    static Object finiteOrText(double value) {
+        return Double.isFinite(value) ? value : UNREPRESENTABLE;
     }
 }

@@ -96,10 +96,12 @@ class ArrayDecoderTest {
     @Test
     void elementsOfStructuredAndUserTypes() {
         @SuppressWarnings("unchecked")
-        List<Struct> points = (List<Struct>) probe.value("point[]", "ARRAY[point(1,2), NULL, point(-1.5,'NaN')]");
+        List<Struct> points = (List<Struct>) probe.value("point[]", "ARRAY[point(1,2), NULL, point(-1.5,2.25)]");
         assertEquals(new GeoPoint(1, 2), GeoPoint.fromStruct(points.get(0)));
         assertNull(points.get(1));
-        assertEquals(new GeoPoint(-1.5, Double.NaN), GeoPoint.fromStruct(points.get(2)));
+        assertEquals(new GeoPoint(-1.5, 2.25), GeoPoint.fromStruct(points.get(2)));
+        assertTrue(
+                probe.decode("point[]", "ARRAY[point(1,2), point(-1.5,'NaN')]").travelsAsText());
         assertEquals(List.of("sad", "happy"), probe.value("mood[]", "ARRAY['sad','happy']::mood[]"));
         assertEquals(List.of("{\"a\":\"b\"}"), probe.value("hstore[]", "ARRAY['a=>b'::hstore]"));
         @SuppressWarnings("unchecked")

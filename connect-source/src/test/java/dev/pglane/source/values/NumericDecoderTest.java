@@ -76,10 +76,10 @@ class NumericDecoderTest {
     }
 
     @Test
-    void doubleModeRoundsButCarriesTheSpecials() {
+    void doubleModeRoundsAndSendsTheSpecialsAsText() {
         assertEquals(1.5, dbl.value("numeric(10,2)", "1.5"));
-        assertEquals(Double.POSITIVE_INFINITY, dbl.value("numeric", "'Infinity'"));
-        assertEquals(Double.NaN, dbl.value("numeric", "'NaN'"));
+        assertTrue(dbl.decode("numeric", "'Infinity'").travelsAsText());
+        assertTrue(dbl.decode("numeric", "'NaN'").travelsAsText());
         assertEquals(0.1, dbl.value("numeric", "0.1000"));
     }
 
