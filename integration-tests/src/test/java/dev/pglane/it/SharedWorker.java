@@ -66,7 +66,7 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
         return Path.of(dir);
     }
 
-    private static void deleteRecursively(Path dir) throws IOException {
+    static void deleteRecursively(Path dir) throws IOException {
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(path);

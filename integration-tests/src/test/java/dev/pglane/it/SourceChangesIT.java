@@ -12,21 +12,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pglane.it.kafka.CommittedTransaction;
 import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.it.stack.PostgresVersion;
-import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -43,9 +38,7 @@ class SourceChangesIT {
     @RegisterExtension
     static final SharedWorker worker = new SharedWorker();
 
-    @TempDir
-    static Path workDir;
-
+    @RegisterExtension
     static final SourceServers servers = new SourceServers();
 
     /** Two out-of-line values (STORAGE EXTERNAL keeps them uncompressed, so they are TOASTed whatever they hold). */
@@ -53,20 +46,11 @@ class SourceChangesIT {
 
     private final String secondBody = letters(6000, 2);
 
-    @AfterAll
-    static void stopServers() {
-        servers.close();
-    }
-
-    static List<PostgresVersion> versions() {
-        return PostgresVersion.listFromProperty();
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("versions")
+    @MethodSource("dev.pglane.it.SourceServers#versions")
     @DisplayName("the topics hold exactly the committed transactions, in commit order, with exact row images")
     void changesArriveAsCommitted(PostgresVersion version) throws Exception {
-        PostgresNode source = servers.of(version, workDir);
+        PostgresNode source = servers.of(version);
         createTables(source);
         String name = "changes_pg" + version.major();
         try (SourceConnectorRun run = SourceConnectorRun.start(worker, source, name, Map.of());
@@ -220,20 +204,18 @@ class SourceChangesIT {
     }
 
     private static void createTables(PostgresNode source) throws SQLException {
-        try (Connection connection = source.open();
-                Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE customers (id integer PRIMARY KEY, name text, tier integer)");
-            statement.execute("CREATE TABLE orders (id bigint PRIMARY KEY, customer_id integer, note text)");
-            statement.execute("CREATE TABLE docs (id integer PRIMARY KEY, title text, body text)");
-            statement.execute("ALTER TABLE docs ALTER COLUMN body SET STORAGE EXTERNAL");
-            statement.execute("CREATE TABLE audit_full (id integer PRIMARY KEY, a text, b integer)");
-            statement.execute("ALTER TABLE audit_full REPLICA IDENTITY FULL");
-            statement.execute("CREATE TABLE parent (id serial PRIMARY KEY, v text)");
-            statement.execute(
-                    "CREATE TABLE child (id serial PRIMARY KEY, parent_id integer REFERENCES parent, v text)");
-            statement.execute("CREATE TABLE events_nopk (at integer, what text)");
-            statement.execute("CREATE TABLE other (x integer PRIMARY KEY)");
-        }
+        SqlSession.execute(
+                source,
+                "CREATE TABLE customers (id integer PRIMARY KEY, name text, tier integer)",
+                "CREATE TABLE orders (id bigint PRIMARY KEY, customer_id integer, note text)",
+                "CREATE TABLE docs (id integer PRIMARY KEY, title text, body text)",
+                "ALTER TABLE docs ALTER COLUMN body SET STORAGE EXTERNAL",
+                "CREATE TABLE audit_full (id integer PRIMARY KEY, a text, b integer)",
+                "ALTER TABLE audit_full REPLICA IDENTITY FULL",
+                "CREATE TABLE parent (id serial PRIMARY KEY, v text)",
+                "CREATE TABLE child (id serial PRIMARY KEY, parent_id integer REFERENCES parent, v text)",
+                "CREATE TABLE events_nopk (at integer, what text)",
+                "CREATE TABLE other (x integer PRIMARY KEY)");
     }
 
     private static String letters(int length, long seed) {

@@ -5,21 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.it.stack.PostgresVersion;
 import dev.pglane.wire.Lsn;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -34,30 +30,18 @@ class SourceIdleSlotIT {
     @RegisterExtension
     static final SharedWorker worker = new SharedWorker();
 
-    @TempDir
-    static Path workDir;
-
+    @RegisterExtension
     static final SourceServers servers = new SourceServers();
 
-    @AfterAll
-    static void stopServers() {
-        servers.close();
-    }
-
-    static List<PostgresVersion> versions() {
-        return PostgresVersion.listFromProperty();
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("versions")
+    @MethodSource("dev.pglane.it.SourceServers#versions")
     @DisplayName("writes only to an uncaptured table: confirmed_flush_lsn advances past them, nothing is emitted")
     void idleSlotAdvances(PostgresVersion version) throws Exception {
-        PostgresNode source = servers.of(version, workDir);
-        try (Connection connection = source.open();
-                Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE captured (id integer PRIMARY KEY)");
-            statement.execute("CREATE TABLE uncaptured (id integer PRIMARY KEY, v text)");
-        }
+        PostgresNode source = servers.of(version);
+        SqlSession.execute(
+                source,
+                "CREATE TABLE captured (id integer PRIMARY KEY)",
+                "CREATE TABLE uncaptured (id integer PRIMARY KEY, v text)");
         String name = "idle_pg" + version.major();
         Map<String, String> changes = Map.of("table.include.list", "public\\.captured", "status.interval.ms", "1000");
         try (SourceConnectorRun run = SourceConnectorRun.start(worker, source, name, changes);

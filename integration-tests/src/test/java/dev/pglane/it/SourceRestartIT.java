@@ -9,10 +9,7 @@ import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.it.stack.PostgresVersion;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.marker.Marker;
-import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,11 +17,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -42,18 +37,11 @@ class SourceRestartIT {
     @RegisterExtension
     static final SharedWorker worker = new SharedWorker();
 
-    @TempDir
-    static Path workDir;
-
+    @RegisterExtension
     static final SourceServers servers = new SourceServers();
 
-    @AfterAll
-    static void stopServers() {
-        servers.close();
-    }
-
     static Stream<Arguments> versionsAndModes() {
-        return PostgresVersion.listFromProperty().stream()
+        return SourceServers.versions().stream()
                 .flatMap(version -> Stream.of(Arguments.of(version, "off"), Arguments.of(version, "on")));
     }
 
@@ -61,10 +49,12 @@ class SourceRestartIT {
     @MethodSource("versionsAndModes")
     @DisplayName("a task restart in the middle of a large transaction loses nothing and duplicates nothing")
     void restartMidTransaction(PostgresVersion version, String streaming) throws Exception {
-        PostgresNode source = servers.of(version, workDir);
+        PostgresNode source = servers.of(version);
         String name = "restart_" + streaming + "_pg" + version.major();
-        execute(source, "CREATE TABLE " + name + "_rows (id integer PRIMARY KEY, v integer)");
-        execute(source, "CREATE TABLE " + name + "_small (id integer PRIMARY KEY)");
+        SqlSession.execute(
+                source,
+                "CREATE TABLE " + name + "_rows (id integer PRIMARY KEY, v integer)",
+                "CREATE TABLE " + name + "_small (id integer PRIMARY KEY)");
         boolean streamed = streaming.equals("on");
         if (streamed) {
             streamEveryTransaction(source, version);
@@ -93,8 +83,7 @@ class SourceRestartIT {
             assertEquals(scenario.xids.size(), run.withChanges().size(), "no transaction is released twice");
         } finally {
             if (streamed) {
-                execute(source, "ALTER SYSTEM RESET ALL");
-                execute(source, "SELECT pg_reload_conf()");
+                SqlSession.execute(source, "ALTER SYSTEM RESET ALL", "SELECT pg_reload_conf()");
             }
         }
     }
@@ -180,18 +169,11 @@ class SourceRestartIT {
      * tests), on 14 as soon as one exceeds 64 kB of decoding memory.
      */
     private static void streamEveryTransaction(PostgresNode source, PostgresVersion version) throws SQLException {
-        execute(
+        SqlSession.execute(
                 source,
                 version.major() >= 16
                         ? "ALTER SYSTEM SET debug_logical_replication_streaming = immediate"
-                        : "ALTER SYSTEM SET logical_decoding_work_mem = '64kB'");
-        execute(source, "SELECT pg_reload_conf()");
-    }
-
-    private static void execute(PostgresNode source, String sql) throws SQLException {
-        try (Connection connection = source.open();
-                Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        }
+                        : "ALTER SYSTEM SET logical_decoding_work_mem = '64kB'",
+                "SELECT pg_reload_conf()");
     }
 }

@@ -2,25 +2,62 @@ package dev.pglane.it;
 
 import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.it.stack.PostgresVersion;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Source servers (wal_level=logical) of a test class, one per major, each started on first use and shared by the
- * tests of that major.
+ * Source servers (wal_level=logical) of a test class, one per major of {@code pglane.pg.versions}, each started on
+ * first use and shared by the tests of that major; stopped, and their data deleted, after the class.
+ *
+ * <pre>{@code
+ * @RegisterExtension static final SourceServers servers = new SourceServers();
+ *
+ * @ParameterizedTest @MethodSource("dev.pglane.it.SourceServers#versions")
+ * void test(PostgresVersion version) { PostgresNode source = servers.of(version); ... }
+ * }</pre>
  */
-final class SourceServers implements AutoCloseable {
+final class SourceServers implements AfterAllCallback {
     private final Map<PostgresVersion, PostgresNode> servers = new EnumMap<>(PostgresVersion.class);
+    private Path workDir;
 
-    synchronized PostgresNode of(PostgresVersion version, Path workDir) {
+    /** The majors the version-matrix tests run on. */
+    static List<PostgresVersion> versions() {
+        return PostgresVersion.listFromProperty();
+    }
+
+    synchronized PostgresNode of(PostgresVersion version) {
         return servers.computeIfAbsent(
-                version, v -> PostgresNode.start("source" + v.major(), v, workDir, PostgresNode.WalLevel.LOGICAL));
+                version, v -> PostgresNode.start("source" + v.major(), v, workDir(), PostgresNode.WalLevel.LOGICAL));
+    }
+
+    private Path workDir() {
+        if (workDir == null) {
+            try {
+                workDir = Files.createTempDirectory("pglane-sources-");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return workDir;
     }
 
     @Override
-    public synchronized void close() {
-        servers.values().forEach(PostgresNode::close);
-        servers.clear();
+    public synchronized void afterAll(ExtensionContext context) throws IOException {
+        try {
+            servers.values().forEach(PostgresNode::close);
+        } finally {
+            servers.clear();
+            if (workDir != null) {
+                SharedWorker.deleteRecursively(workDir);
+                workDir = null;
+            }
+        }
     }
 }

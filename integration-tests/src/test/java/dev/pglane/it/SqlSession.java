@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * One database session that runs explicit transactions, as an application would: statements run in the open
@@ -21,6 +22,16 @@ final class SqlSession implements AutoCloseable {
         Connection connection = node.open();
         connection.setAutoCommit(false);
         return new SqlSession(connection);
+    }
+
+    /** Runs statements in autocommit mode, each in a transaction of its own (set-up, server settings). */
+    static void execute(PostgresNode node, String... statements) throws SQLException {
+        try (Connection connection = node.open();
+                Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        }
     }
 
     /** Runs one statement with positional parameters; returns the rows it changed. */

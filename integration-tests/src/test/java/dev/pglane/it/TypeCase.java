@@ -11,8 +11,7 @@ import java.util.List;
  *     or null for plain Connect types
  * @param literals one SQL literal per row ({@code null}: SQL NULL)
  * @param expected one expectation per row: a value as {@link SourceTypesIT} normalises record values (bytes as
- *     hex, structs as maps), a {@link TextValue}, a {@link JsonText}, a
- *     {@link RawJsonString}, or {@link #SERVER_TEXT}
+ *     hex, structs as maps), a {@link TextValue}, a {@link JsonText}, or {@link #SERVER_TEXT}
  */
 record TypeCase(String column, String sqlType, String schemaName, List<String> literals, List<Object> expected) {
     /** The value is the server's own text output of the column (its type's output function). */
@@ -28,12 +27,6 @@ record TypeCase(String column, String sqlType, String schemaName, List<String> l
 
     /** The value is a JSON document equal to {@code json} (key order and spacing aside). */
     record JsonText(String json) {}
-
-    /**
-     * A float special (NaN, ±Infinity): the record carries it natively, but Kafka's JsonConverter writes it as a
-     * JSON string and reads that back as 0.0, so it is checked in the raw JSON payload: the field is {@code text}.
-     */
-    record RawJsonString(String text) {}
 
     static TypeCase of(String column, String sqlType, String schemaName, String[] literals, Object... expected) {
         if (literals.length != expected.length) {

@@ -65,15 +65,15 @@ final class TypeCases {
                         Long.MAX_VALUE,
                         0L),
                 of("c_oid", "oid", null, rows("4294967295", "0", "1"), 4294967295L, 0L, 1L),
-                of("c_real", "real", null, rows("1.5", "'NaN'", "'-Infinity'"), 1.5f, raw("NaN"), raw("-Infinity")),
+                of("c_real", "real", null, rows("1.5", "'NaN'", "'-Infinity'"), 1.5f, text("NaN"), text("-Infinity")),
                 of(
                         "c_double",
                         "double precision",
                         null,
                         rows("-2.25e100", "'Infinity'", "'NaN'"),
                         -2.25e100,
-                        raw("Infinity"),
-                        raw("NaN")),
+                        text("Infinity"),
+                        text("NaN")),
                 of(
                         "c_numeric",
                         "numeric(10,2)",
@@ -100,7 +100,7 @@ final class TypeCases {
                         new BigDecimal("0.00")));
     }
 
-    /** Character types, bytea, uuid and the document types. */
+    /** Character types, bytea, uuid, the document types and tsvector. */
     private static List<TypeCase> textAndDocuments() {
         return List.of(
                 of("c_char", "\"char\"", null, rows("'x'", "'y'", "'z'"), "x", "y", "z"),
@@ -156,6 +156,14 @@ final class TypeCases {
                         "xml",
                         "io.debezium.data.Xml",
                         rows("'<a>x</a>'", "'<b/>'", "'just text'"),
+                        SERVER_TEXT,
+                        SERVER_TEXT,
+                        SERVER_TEXT),
+                of(
+                        "c_tsvector",
+                        "tsvector",
+                        "io.debezium.data.Tsvector",
+                        rows("'a fat cat'", "''", "'x:1A'"),
                         SERVER_TEXT,
                         SERVER_TEXT,
                         SERVER_TEXT));
@@ -335,6 +343,14 @@ final class TypeCases {
                         point(0, 0),
                         point(-1e10, 3.25)),
                 of(
+                        "c_point_special",
+                        "point",
+                        "io.debezium.data.geometry.Point",
+                        rows("'(NaN,1)'", "'(1,-Infinity)'", "'(2,3)'"),
+                        text("(NaN,1)"),
+                        text("(1,-Infinity)"),
+                        point(2, 3)),
+                of(
                         "c_box",
                         "box",
                         null,
@@ -389,19 +405,7 @@ final class TypeCases {
                         rows("'{[1,3),[5,7)}'", "'{}'", "'{[1,2]}'"),
                         SERVER_TEXT,
                         SERVER_TEXT,
-                        SERVER_TEXT),
-                of(
-                        "c_tsvector",
-                        "tsvector",
-                        "io.debezium.data.Tsvector",
-                        rows("'a fat cat'", "''", "'x:1A'"),
-                        SERVER_TEXT,
-                        SERVER_TEXT,
                         SERVER_TEXT));
-    }
-
-    private static TypeCase.RawJsonString raw(String text) {
-        return new TypeCase.RawJsonString(text);
     }
 
     private static int epochDay(LocalDate date) {

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -106,6 +107,21 @@ final class Backlog {
         for (String slot : slots) {
             query("SELECT count(pg_drop_replication_slot(slot_name))::text FROM pg_replication_slots"
                     + " WHERE slot_name = '" + slot + "'");
+        }
+    }
+
+    /** Whether a walsender is using {@code slot}. */
+    static boolean slotActive(PostgresNode server, String slot) {
+        try (Connection connection = server.open();
+                PreparedStatement query = connection.prepareStatement(
+                        "SELECT count(*) FROM pg_replication_slots WHERE slot_name = ? AND active")) {
+            query.setString(1, slot);
+            try (ResultSet rs = query.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) > 0;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the state of slot " + slot, e);
         }
     }
 

@@ -6,10 +6,6 @@ import dev.pglane.it.stack.ConnectRestClient;
 import dev.pglane.it.stack.ConnectorConfigs;
 import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.wire.marker.Marker;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -75,10 +71,10 @@ final class ConnectorRun {
     }
 
     /** Deletes the connector, waits until its slot is released and deletes its topics (they take GBs). */
-    private void remove(String name, String slot) throws SQLException, InterruptedException, ExecutionException {
+    private void remove(String name, String slot) throws InterruptedException, ExecutionException {
         rest.deleteConnector(name);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (slotActive(slot)) {
+        while (Backlog.slotActive(server, slot)) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("slot " + slot + " still active a minute after the connector's delete");
             }
@@ -89,18 +85,6 @@ final class ConnectorRun {
                     .filter(topic -> topic.startsWith(name + "."))
                     .collect(Collectors.toSet());
             admin.deleteTopics(topics).all().get();
-        }
-    }
-
-    private boolean slotActive(String slot) throws SQLException {
-        try (Connection connection = server.open();
-                PreparedStatement query = connection.prepareStatement(
-                        "SELECT count(*) FROM pg_replication_slots WHERE slot_name = ? AND active")) {
-            query.setString(1, slot);
-            try (ResultSet rs = query.executeQuery()) {
-                rs.next();
-                return rs.getInt(1) > 0;
-            }
         }
     }
 
