@@ -10,7 +10,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +24,7 @@ import java.util.Map;
  * would otherwise keep WAL) and the publication.
  */
 final class SourceConnectorRun implements AutoCloseable {
-    static final Duration STARTUP = Duration.ofSeconds(60);
+    private static final Duration STARTUP = Duration.ofSeconds(60);
 
     private final SharedWorker worker;
     private final PostgresNode source;
@@ -140,12 +139,11 @@ final class SourceConnectorRun implements AutoCloseable {
             reader.close();
             deleteConnector();
             awaitSlotActive(false, STARTUP);
-            try (Connection connection = source.open();
-                    Statement statement = connection.createStatement()) {
-                statement.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
-                        + " WHERE slot_name = '" + name + "'");
-                statement.execute("DROP PUBLICATION IF EXISTS " + name);
-            }
+            SqlSession.execute(
+                    source,
+                    "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '" + name
+                            + "'",
+                    "DROP PUBLICATION IF EXISTS " + name);
         } catch (SQLException e) {
             throw new IllegalStateException("cleaning up after source connector " + name, e);
         }

@@ -64,11 +64,6 @@ public final class TopicReader implements AutoCloseable {
         return new TopicReader(bootstrapServers, markerTopic::equals, markerTopic);
     }
 
-    /** Records decoded so far, over all calls. */
-    public long recordsRead() {
-        return recordsRead;
-    }
-
     /**
      * Reads and hands each record to {@code sink} until {@code done} holds (checked before the first poll and after
      * each batch).
