@@ -1,13 +1,9 @@
 package dev.pglane.source;
 
+import dev.pglane.connect.config.PluginVersion;
 import dev.pglane.source.validate.SourceValidation;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Properties;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
@@ -21,7 +17,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PgSourceConnector extends SourceConnector {
     /** The project version, written into a resource by the build so it is stated only in the pom. */
-    static final String VERSION = readVersion();
+    static final String VERSION = PluginVersion.of(PgSourceConnector.class);
 
     private static final Logger log = LoggerFactory.getLogger(PgSourceConnector.class);
 
@@ -79,15 +75,5 @@ public final class PgSourceConnector extends SourceConnector {
     public Config validate(Map<String, String> connectorConfigs) {
         String name = connectorConfigs.getOrDefault("name", "source");
         return SourceValidation.validate(super.validate(connectorConfigs), name);
-    }
-
-    private static String readVersion() {
-        try (InputStream in = PgSourceConnector.class.getResourceAsStream("version.properties")) {
-            Properties properties = new Properties();
-            properties.load(Objects.requireNonNull(in, "version.properties is missing from the plugin jar"));
-            return properties.getProperty("version");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

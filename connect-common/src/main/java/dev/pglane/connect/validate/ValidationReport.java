@@ -1,10 +1,13 @@
 package dev.pglane.connect.validate;
 
+import dev.pglane.connect.config.DatabaseSettings;
+import dev.pglane.connect.database.DatabaseEndpoint;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigValue;
 
@@ -44,6 +47,20 @@ public final class ValidationReport {
      */
     public void add(ConfigProblem problem) {
         values.computeIfAbsent(problem.key(), ConfigValue::new).addErrorMessage(problem.message());
+    }
+
+    /**
+     * Once every connection key is valid, connects (under the probe's time limit) and runs the server checks that
+     * {@code checks} chooses for that endpoint, adding their problems; with an invalid connection key it does nothing,
+     * so every message is about one mistake.
+     */
+    public void probeServer(String connectorName, Function<DatabaseEndpoint, List<ServerCheck>> checks) {
+        if (isValid(DatabaseSettings.KEYS)) {
+            DatabaseEndpoint endpoint = DatabaseSettings.endpoint(this::value);
+            new ConnectionProbe(endpoint, connectorName)
+                    .run(checks.apply(endpoint))
+                    .forEach(this::add);
+        }
     }
 
     public Config toConfig() {

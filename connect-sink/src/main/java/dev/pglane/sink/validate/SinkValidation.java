@@ -3,9 +3,7 @@ package dev.pglane.sink.validate;
 import static dev.pglane.sink.PgSinkConfig.PROGRESS_STORE;
 import static dev.pglane.sink.PgSinkConfig.PROGRESS_TABLE;
 
-import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.connect.database.DatabaseEndpoint;
-import dev.pglane.connect.validate.ConnectionProbe;
 import dev.pglane.connect.validate.ServerCheck;
 import dev.pglane.connect.validate.ValidationReport;
 import dev.pglane.sink.PgSinkConfig;
@@ -30,12 +28,7 @@ public final class SinkValidation {
     public static Config validate(Config fieldChecks, Map<String, String> props, String connectorName) {
         ValidationReport report = new ValidationReport(fieldChecks);
         SinkConfigRules.check(report, props);
-        if (report.isValid(DatabaseSettings.KEYS)) {
-            DatabaseEndpoint endpoint = DatabaseSettings.endpoint(report::value);
-            new ConnectionProbe(endpoint, connectorName)
-                    .run(serverChecks(report, endpoint))
-                    .forEach(report::add);
-        }
+        report.probeServer(connectorName, endpoint -> serverChecks(report, endpoint));
         return report.toConfig();
     }
 

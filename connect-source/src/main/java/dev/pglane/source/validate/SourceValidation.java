@@ -6,9 +6,7 @@ import static dev.pglane.source.PgSourceConfig.SLOT_NAME;
 import static dev.pglane.source.PgSourceConfig.TABLE_EXCLUDE_LIST;
 import static dev.pglane.source.PgSourceConfig.TABLE_INCLUDE_LIST;
 
-import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.connect.database.DatabaseEndpoint;
-import dev.pglane.connect.validate.ConnectionProbe;
 import dev.pglane.connect.validate.ServerCheck;
 import dev.pglane.connect.validate.ValidationReport;
 import dev.pglane.source.PgSourceConfig;
@@ -31,12 +29,7 @@ public final class SourceValidation {
     public static Config validate(Config fieldChecks, String connectorName) {
         ValidationReport report = new ValidationReport(fieldChecks);
         SourceConfigRules.check(report);
-        if (report.isValid(DatabaseSettings.KEYS)) {
-            DatabaseEndpoint endpoint = DatabaseSettings.endpoint(report::value);
-            new ConnectionProbe(endpoint, connectorName)
-                    .run(serverChecks(report, endpoint))
-                    .forEach(report::add);
-        }
+        report.probeServer(connectorName, endpoint -> serverChecks(report, endpoint));
         return report.toConfig();
     }
 
