@@ -21,8 +21,15 @@ public final class ConfigExamples {
 
     /** Keys the Connect worker reads itself, beside the connector's ConfigDef. */
     private static final List<String> FRAMEWORK_PREFIXES = List.of(
-            "key.converter", "value.converter", "header.converter", "topics", "errors.", "transforms", "predicates",
-            "producer.override.", "consumer.override.");
+            "key.converter",
+            "value.converter",
+            "header.converter",
+            "topics",
+            "errors.",
+            "transforms",
+            "predicates",
+            "producer.override.",
+            "consumer.override.");
 
     private static final List<String> FRAMEWORK_KEYS = List.of("name", "connector.class", "tasks.max");
 
