@@ -1,0 +1,23 @@
+package dev.pglane.sink.progress;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Where the sink keeps its applied position in the target, written in the same database transaction
+ * as the applied changes so the two can never disagree.
+ */
+public interface ProgressLog {
+
+    /** Creates what the store needs (table, origins) if missing; run once at task start. */
+    void prepare(Connection connection) throws SQLException;
+
+    /** The stored position, or {@link AppliedPosition#NONE}. */
+    AppliedPosition load(Connection connection) throws SQLException;
+
+    /** Prepares apply worker {@code worker}'s session (e.g. binds its replication origin). */
+    void setUpSession(Connection connection, int worker) throws SQLException;
+
+    /** Records {@code position} inside the connection's open transaction. */
+    void record(Connection connection, AppliedPosition position) throws SQLException;
+}
