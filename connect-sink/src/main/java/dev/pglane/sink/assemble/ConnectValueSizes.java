@@ -33,18 +33,6 @@ final class ConnectValueSizes {
             }
             return size;
         }
-        if (value instanceof String text) {
-            return STRING + text.length();
-        }
-        if (value instanceof byte[] bytes) {
-            return ARRAY + bytes.length;
-        }
-        if (value instanceof ByteBuffer buffer) {
-            return 48 + ARRAY + buffer.remaining();
-        }
-        if (value instanceof BigDecimal decimal) {
-            return BIG_DECIMAL + decimal.unscaledValue().bitLength() / 8 + 1;
-        }
         if (value instanceof List<?> list) {
             long size = OBJECT + ARRAY;
             for (Object element : list) {
@@ -59,6 +47,22 @@ final class ConnectValueSizes {
             }
             return size;
         }
-        return OBJECT + 8;
+        return leaf(value);
+    }
+
+    private static long leaf(Object value) {
+        if (value instanceof String text) {
+            return STRING + text.length();
+        }
+        if (value instanceof byte[] bytes) {
+            return ARRAY + bytes.length;
+        }
+        if (value instanceof ByteBuffer buffer) {
+            return 48 + ARRAY + buffer.remaining();
+        }
+        if (value instanceof BigDecimal decimal) {
+            return BIG_DECIMAL + decimal.unscaledValue().bitLength() / 8 + 1;
+        }
+        return OBJECT + 8; // a boxed primitive or a java.util.Date
     }
 }
