@@ -106,8 +106,8 @@ public final class TransactionAssembler implements AutoCloseable {
      * may do so with one record fewer on its topic.
      */
     public void addPoison(TopicPartition partition, long offset, long keyXid) {
-        boolean held = this.held.keySet().stream().anyMatch(key -> key.xid() == keyXid);
-        if (!held && finished.anyOf(keyXid)) {
+        boolean buffered = held.keySet().stream().anyMatch(key -> key.xid() == keyXid);
+        if (!buffered && finished.anyOf(keyXid)) {
             listener.dropped(DUPLICATE, 1);
             return;
         }
