@@ -5,6 +5,7 @@ import dev.pglane.sink.assemble.AssemblerSettings;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.assemble.TransactionAssembler;
 import dev.pglane.sink.progress.OffsetLedger;
+import dev.pglane.wire.TopicNames;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -36,6 +37,7 @@ public final class PgSinkTask extends SinkTask {
     private PgSinkConfig config;
     private String sinkName;
     private SinkRecordDecoder decoder;
+    private String messagesTopic;
     private PgSinkMetrics metrics;
     private final OffsetLedger ledger = new OffsetLedger();
     /** Submitted transactions not yet committed, by apply sequence; their changes are freed on commit. */
@@ -56,6 +58,7 @@ public final class PgSinkTask extends SinkTask {
         config = new PgSinkConfig(props);
         sinkName = props.getOrDefault("name", "pglane-sink");
         decoder = new SinkRecordDecoder(config.markerTopic());
+        messagesTopic = TopicNames.perTable(config.sourceTopicPrefix()).messagesTopic();
         metrics = PgSinkMetrics.create(context);
         log.info("pglane sink {} starting: {} apply workers", sinkName, config.applyWorkers());
     }
@@ -155,7 +158,7 @@ public final class PgSinkTask extends SinkTask {
         closeHeldState();
         durableSequence = 0;
         assembler = new TransactionAssembler(
-                new AssemblerSettings(config.bufferMaxBytes(), config.spillDirectory(), topic -> true),
+                new AssemblerSettings(config.bufferMaxBytes(), config.spillDirectory(), this::isCounted),
                 pipeline.applied(),
                 metrics);
         if (restart) {
@@ -164,6 +167,24 @@ public final class PgSinkTask extends SinkTask {
             resumeAll();
         }
         return !restart;
+    }
+
+    /**
+     * Whether a transaction waits for its records on {@code topic}, as its END counts them. Every table
+     * topic counts, also one not assigned yet (a topic matched by {@code topics.regex} is picked up
+     * only at the consumer's next metadata refresh; applying without its records would lose them). The
+     * messages topic counts only when consumed: the sink never applies logical decoding messages.
+     */
+    private boolean isCounted(String topic) {
+        if (!topic.equals(messagesTopic)) {
+            return true;
+        }
+        for (TopicPartition partition : context.assignment()) {
+            if (partition.topic().equals(topic)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Map<TopicPartition, Long> rewindPositions(Collection<SinkRecord> records) {
