@@ -81,21 +81,11 @@ final class RowPlan {
             case UPSERT -> upsert;
         };
         this.returnsInserted = settings.policy == ConflictPolicy.UPSERT && !upsertKey.isEmpty();
-        this.statement = switch (kind) {
-            case INSERT -> null;
-            case UPDATE ->
-                written.isEmpty()
-                        ? null
-                        : "UPDATE " + qualified(table) + " SET " + assignments() + where(target, keyed);
-            case DELETE -> "DELETE FROM " + qualified(table) + where(target, keyed);
-        };
+        this.statement = statement(target, keyed);
         this.upsertRow = kind == Kind.UPDATE && settings.policy == ConflictPolicy.UPSERT && !keepsToast
                 ? insertHead + rowTuple + upsert
                 : null;
-        boolean multiRow = kind == Kind.INSERT && settings.policy != ConflictPolicy.SKIP && !written.isEmpty();
-        this.maxRows = multiRow
-                ? Math.max(1, Math.min(settings.batchMaxRows, MAX_BIND_PARAMETERS / written.size()))
-                : (written.isEmpty() && kind == Kind.INSERT ? 1 : settings.batchMaxRows);
+        this.maxRows = maxRows(settings);
     }
 
     record Settings(ConflictPolicy policy, int batchMaxRows) {}
@@ -173,6 +163,33 @@ final class RowPlan {
                         && insertHead.equals(other.insertHead)
                         && conflictClause.equals(other.conflictClause)
                         && String.valueOf(statement).equals(String.valueOf(other.statement)));
+    }
+
+    private String statement(TargetTable target, boolean keyed) {
+        return switch (kind) {
+            case INSERT -> null;
+            case UPDATE ->
+                written.isEmpty()
+                        ? null
+                        : "UPDATE " + qualified(table) + " SET " + assignments() + where(target, keyed);
+            case DELETE -> "DELETE FROM " + qualified(table) + where(target, keyed);
+        };
+    }
+
+    /**
+     * A multi-row INSERT stays under the protocol's bind parameter limit; a row without columns
+     * ({@code DEFAULT VALUES}) has no multi-row form.
+     */
+    private int maxRows(Settings settings) {
+        if (kind != Kind.INSERT) {
+            return settings.batchMaxRows;
+        }
+        if (written.isEmpty()) {
+            return 1;
+        }
+        return settings.policy == ConflictPolicy.SKIP
+                ? settings.batchMaxRows
+                : Math.max(1, Math.min(settings.batchMaxRows, MAX_BIND_PARAMETERS / written.size()));
     }
 
     private String upsertClause(List<String> key) {
