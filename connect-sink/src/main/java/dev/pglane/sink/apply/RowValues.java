@@ -45,9 +45,11 @@ final class RowValues {
 
     /** The PostgreSQL text of {@code field} in {@code image}, or null for SQL NULL. */
     static String text(Field field, ChangeEvent event, RowImage image) {
-        String text = event.textValues().get(image.textValueKey(field.name()));
-        if (text != null) {
-            return text;
+        if (!event.textValues().isEmpty()) { // rare: spare the common case building the key
+            String text = event.textValues().get(image.textValueKey(field.name()));
+            if (text != null) {
+                return text;
+            }
         }
         Struct row = image == RowImage.BEFORE ? event.before() : event.after();
         return PgText.of(field.schema(), row.get(field));

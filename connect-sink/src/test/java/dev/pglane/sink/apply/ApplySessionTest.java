@@ -15,6 +15,7 @@ import dev.pglane.sink.target.TargetCatalog;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.envelope.LogicalMessage;
 import dev.pglane.wire.envelope.Op;
+import dev.pglane.wire.envelope.RowImage;
 import dev.pglane.wire.types.Column;
 import dev.pglane.wire.types.PgColumnType;
 import dev.pglane.wire.types.PgType;
@@ -120,6 +121,11 @@ class ApplySessionTest {
             tx.insert(
                     orders, orders.row(order(id, id + ".50", List.of(id, 7), "2024-03-01T12:30:00.250000Z", "n" + id)));
         }
+        tx.change(
+                orders,
+                Op.CREATE,
+                b -> b.after(orders.row(order(6, null, List.of(), null, null)))
+                        .textValue(RowImage.AFTER, "amount", "NaN"));
         try (ApplySession session = open(server, ConflictPolicy.ERROR, 2, false)) {
             applyAndCommit(session, tx.build());
         }
@@ -129,7 +135,8 @@ class ApplySessionTest {
                         "2|2.50|{2,7}|1709296200.250000|n2",
                         "3|3.50|{3,7}|1709296200.250000|n3",
                         "4|4.50|{4,7}|1709296200.250000|n4",
-                        "5|5.50|{5,7}|1709296200.250000|n5"),
+                        "5|5.50|{5,7}|1709296200.250000|n5",
+                        "6|NaN|{}|null|null"),
                 server.rows(
                         "SELECT id, amount, tags, extract(epoch FROM placed_at), note FROM public.orders ORDER BY id"));
         assertEquals(
