@@ -10,16 +10,13 @@ import dev.pglane.sink.ConflictPolicy;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.types.PgType;
-import java.io.IOException;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The conflict policies against a real PostgreSQL: error names xid, LSN, table, key and record; skip
@@ -27,20 +24,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class ApplyConflictTest {
-    private static TargetServer server;
-
-    @BeforeAll
-    static void start() throws IOException, SQLException {
-        server = TargetServer.start();
-        try (Connection c = server.connect()) {
-            new TableProgressLog().prepare(c);
-        }
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        server.close();
-    }
+    @RegisterExtension
+    static final TargetServer server = new TargetServer(TableProgressLog.CREATE_TABLE);
 
     /** {@code public.<name> (id int PRIMARY KEY, note text)} holding rows 1 and 2. */
     private static SourceTable table(String name) throws SQLException {

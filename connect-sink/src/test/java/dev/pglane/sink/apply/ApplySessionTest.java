@@ -19,37 +19,22 @@ import dev.pglane.wire.envelope.RowImage;
 import dev.pglane.wire.types.Column;
 import dev.pglane.wire.types.PgColumnType;
 import dev.pglane.wire.types.PgType;
-import java.io.IOException;
 import java.math.BigDecimal;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.connect.errors.ConnectException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** An apply session against a real PostgreSQL: each kind of change, batching, DDL and the progress row. */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class ApplySessionTest {
     private static final int NUMERIC_10_2 = (10 << 16 | 2) + 4;
 
-    private static TargetServer server;
-
-    @BeforeAll
-    static void start() throws IOException, SQLException {
-        server = TargetServer.start();
-        try (Connection c = server.connect()) {
-            new TableProgressLog().prepare(c);
-        }
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        server.close();
-    }
+    @RegisterExtension
+    static final TargetServer server = new TargetServer(TableProgressLog.CREATE_TABLE);
 
     static ApplySession open(TargetServer target, ConflictPolicy policy, int batchMaxRows, boolean autoCreate)
             throws SQLException {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,26 +14,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The blocking check against a real lock wait: finds the holder and cancels the waiter. */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class BlockingMonitorTest {
-    private static TargetServer server;
-
-    @BeforeAll
-    static void start() throws IOException, SQLException {
-        server = TargetServer.start();
-        server.execute("CREATE TABLE public.locked (id int PRIMARY KEY)", "INSERT INTO public.locked VALUES (1)");
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        server.close();
-    }
+    @RegisterExtension
+    static final TargetServer server =
+            new TargetServer("CREATE TABLE public.locked (id int PRIMARY KEY)", "INSERT INTO public.locked VALUES (1)");
 
     private static int pid(Connection connection) throws SQLException {
         try (Statement st = connection.createStatement();

@@ -51,11 +51,8 @@ class RowPlanTest {
 
     private static RowPlan plan(
             TargetTable target, ConflictPolicy policy, Function<TestTransaction, TestTransaction> change) {
-        ChangeRecord record = change.apply(new TestTransaction(1, Lsn.parse("0/100")))
-                .build()
-                .changes()
-                .iterator()
-                .next();
+        ChangeRecord record =
+                change.apply(new TestTransaction(1, Lsn.parse("0/100"))).first();
         return RowPlan.of(target, record, SOURCE.rowSchema(), new RowPlan.Settings(policy, 1000));
     }
 
@@ -129,10 +126,7 @@ class RowPlanTest {
                 List.of());
         ChangeRecord record = new TestTransaction(1, Lsn.parse("0/100"))
                 .insert(wide, wide.row())
-                .build()
-                .changes()
-                .iterator()
-                .next();
+                .first();
         assertEquals(
                 655,
                 RowPlan.of(target, record, wide.rowSchema(), new RowPlan.Settings(ConflictPolicy.ERROR, 1000)).maxRows);
@@ -143,10 +137,7 @@ class RowPlanTest {
         SourceTable noIdentity = SourceTable.of("src", "Items", column("id", PgType.INT4), column("name", PgType.TEXT));
         ChangeRecord record = new TestTransaction(1, Lsn.parse("0/100"))
                 .delete(noIdentity, noIdentity.row(1, "a"))
-                .build()
-                .changes()
-                .iterator()
-                .next();
+                .first();
         ConnectException e = assertThrows(
                 ConnectException.class,
                 () -> RowPlan.of(

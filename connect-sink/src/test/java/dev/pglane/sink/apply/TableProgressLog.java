@@ -11,10 +11,13 @@ import java.sql.Statement;
 
 /** A minimal progress log for the apply tests: one row per applied transaction in {@code public.applied}. */
 final class TableProgressLog implements ProgressLog {
+    static final String CREATE_TABLE =
+            "CREATE TABLE IF NOT EXISTS public.applied (end_lsn text, commit_ts_us bigint, xid bigint)";
+
     @Override
     public void prepare(Connection connection) throws SQLException {
         try (Statement st = connection.createStatement()) {
-            st.execute("CREATE TABLE IF NOT EXISTS public.applied (end_lsn text, commit_ts_us bigint, xid bigint)");
+            st.execute(CREATE_TABLE);
         }
     }
 

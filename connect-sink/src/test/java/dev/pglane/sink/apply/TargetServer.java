@@ -10,18 +10,33 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.postgresql.jdbc.SslMode;
 
-/** An embedded PostgreSQL 17 as the sink's target, with helpers to set up and read tables. */
-public final class TargetServer implements AutoCloseable {
-    private final EmbeddedPostgres server;
+/**
+ * An embedded PostgreSQL 17 as the sink's target, one per test class ({@code @RegisterExtension
+ * static}), with helpers to set up and read tables.
+ */
+public final class TargetServer implements BeforeAllCallback, AfterAllCallback {
+    private final String[] setUp;
+    private EmbeddedPostgres server;
 
-    private TargetServer(EmbeddedPostgres server) {
-        this.server = server;
+    /** @param setUp statements run once the server is up */
+    public TargetServer(String... setUp) {
+        this.setUp = setUp.clone();
     }
 
-    public static TargetServer start() throws IOException {
-        return new TargetServer(EmbeddedPostgres.builder().start());
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException, SQLException {
+        server = EmbeddedPostgres.builder().start();
+        execute(setUp);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws IOException {
+        server.close();
     }
 
     public DatabaseEndpoint endpoint() {
@@ -66,10 +81,5 @@ public final class TargetServer implements AutoCloseable {
             }
         }
         return rows;
-    }
-
-    @Override
-    public void close() throws IOException {
-        server.close();
     }
 }

@@ -80,6 +80,11 @@ public final class TestTransaction {
         return this;
     }
 
+    /** The first record, for tests of one change. */
+    public ChangeRecord first() {
+        return records.get(0);
+    }
+
     public SourceTransaction build() {
         Map<String, Long> perTable = new LinkedHashMap<>();
         for (ChangeRecord record : records) {

@@ -16,34 +16,23 @@ import dev.pglane.wire.Lsn;
 import dev.pglane.wire.types.Column;
 import dev.pglane.wire.types.PgColumnType;
 import dev.pglane.wire.types.PgType;
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.connect.errors.ConnectException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** auto.create and auto.evolve against a real PostgreSQL, and the errors when they are off. */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class TableEvolutionTest {
     private static final int NUMERIC_10_2 = (10 << 16 | 2) + 4;
 
-    private static TargetServer server;
-
-    @BeforeAll
-    static void start() throws IOException {
-        server = TargetServer.start();
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        server.close();
-    }
+    @RegisterExtension
+    static final TargetServer server = new TargetServer();
 
     private static SourceTable orders(String table) {
         return SourceTable.of(
@@ -60,10 +49,7 @@ class TableEvolutionTest {
     private static ChangeRecord recordOf(SourceTable table) {
         return new TestTransaction(5, Lsn.parse("0/5000"))
                 .insert(table, table.row())
-                .build()
-                .changes()
-                .iterator()
-                .next();
+                .first();
     }
 
     private static boolean ensure(TableEvolution evolution, SourceTable source, TableName target) throws SQLException {

@@ -6,45 +6,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.sink.TableName;
 import dev.pglane.sink.apply.TargetServer;
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The catalog read from a real PostgreSQL: columns, keys, foreign keys; cached until invalidated. */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class TargetCatalogTest {
-    private static TargetServer server;
-
-    @BeforeAll
-    static void start() throws IOException, SQLException {
-        server = TargetServer.start();
-        server.execute(
-                "CREATE SCHEMA \"Shop\"",
-                "CREATE TABLE \"Shop\".parent (id int, region text, PRIMARY KEY (region, id))",
-                "CREATE TABLE \"Shop\".\"Child Rows\" (id bigint PRIMARY KEY, gone int, parent_region text,"
-                        + " parent_id int, code text, tenant int, amount numeric(10,2), tags text[],"
-                        + " doubled bigint GENERATED ALWAYS AS (id * 2) STORED,"
-                        + " FOREIGN KEY (parent_region, parent_id) REFERENCES \"Shop\".parent (region, id))",
-                "ALTER TABLE \"Shop\".\"Child Rows\" DROP COLUMN gone",
-                "CREATE UNIQUE INDEX ON \"Shop\".\"Child Rows\" (tenant, code) INCLUDE (amount)",
-                "CREATE UNIQUE INDEX ON \"Shop\".\"Child Rows\" (lower(code))",
-                "CREATE UNIQUE INDEX ON \"Shop\".\"Child Rows\" (code) WHERE tenant = 0",
-                "CREATE TABLE public.plain (a int, b text)",
-                "CREATE TABLE public.unique_only (a int NOT NULL, b text, UNIQUE (b))",
-                "CREATE VIEW public.a_view AS SELECT 1 AS one");
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        server.close();
-    }
+    @RegisterExtension
+    static final TargetServer server = new TargetServer(
+            "CREATE SCHEMA \"Shop\"",
+            "CREATE TABLE \"Shop\".parent (id int, region text, PRIMARY KEY (region, id))",
+            "CREATE TABLE \"Shop\".\"Child Rows\" (id bigint PRIMARY KEY, gone int, parent_region text,"
+                    + " parent_id int, code text, tenant int, amount numeric(10,2), tags text[],"
+                    + " doubled bigint GENERATED ALWAYS AS (id * 2) STORED,"
+                    + " FOREIGN KEY (parent_region, parent_id) REFERENCES \"Shop\".parent (region, id))",
+            "ALTER TABLE \"Shop\".\"Child Rows\" DROP COLUMN gone",
+            "CREATE UNIQUE INDEX ON \"Shop\".\"Child Rows\" (tenant, code) INCLUDE (amount)",
+            "CREATE UNIQUE INDEX ON \"Shop\".\"Child Rows\" (lower(code))",
+            "CREATE UNIQUE INDEX ON \"Shop\".\"Child Rows\" (code) WHERE tenant = 0",
+            "CREATE TABLE public.plain (a int, b text)",
+            "CREATE TABLE public.unique_only (a int NOT NULL, b text, UNIQUE (b))",
+            "CREATE VIEW public.a_view AS SELECT 1 AS one");
 
     private static TargetCatalog catalog() {
         return new TargetCatalog(server.endpoint(), "catalog-test");
