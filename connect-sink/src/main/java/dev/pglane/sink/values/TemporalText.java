@@ -16,7 +16,7 @@ import java.util.Locale;
  *
  * <p>The wire counts years proleptically (1 BC = year 0, as {@link LocalDate} does) and prints them ISO-style
  * ({@code -0043}, {@code +10000}); PostgreSQL reads neither a sign nor year 0, so every value is re-rendered with
- * a positive year and an {@code  BC} suffix before the year 1. The infinities map to {@code infinity} and
+ * a positive year and a {@code BC} suffix before the year 1. The infinities map to {@code infinity} and
  * {@code -infinity}; {@code time} is {@link MicroTime#format}, and {@code timetz} and {@code interval} texts are
  * already PostgreSQL input (ISO-8601 with signed parts, offsets with seconds and {@code Z} included).
  */

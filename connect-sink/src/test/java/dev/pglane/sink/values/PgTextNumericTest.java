@@ -9,10 +9,9 @@ import java.math.BigInteger;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code numeric} and {@code money} in each {@code numeric.mapping} mode, written through {@link PgText} into a real
@@ -25,17 +24,8 @@ class PgTextNumericTest {
     private static final Schema VARIABLE =
             VariableScaleDecimal.builder().optional().build();
 
-    private static RoundTripServer target;
-
-    @BeforeAll
-    static void start() throws Exception {
-        target = RoundTripServer.start("CREATE DOMAIN price AS numeric(10,2) CHECK (VALUE >= 0)");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        target.close();
-    }
+    @RegisterExtension
+    static final RoundTripServer target = new RoundTripServer();
 
     @Test
     void preciseDecimalsKeepTheirScale() throws Exception {

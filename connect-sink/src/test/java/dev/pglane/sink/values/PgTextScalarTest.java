@@ -7,10 +7,9 @@ import dev.pglane.wire.types.NumericMapping;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every scalar type family other than numbers and times, written through {@link PgText} into a real PostgreSQL 17
@@ -20,19 +19,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class PgTextScalarTest {
 
-    private static RoundTripServer target;
-
-    @BeforeAll
-    static void start() throws Exception {
-        target = RoundTripServer.start(
-                "CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy go lucky')",
-                "CREATE DOMAIN positive AS integer CHECK (VALUE > 0)");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        target.close();
-    }
+    @RegisterExtension
+    static final RoundTripServer target = new RoundTripServer();
 
     @Test
     void booleansAndBitFlags() throws Exception {

@@ -6,10 +6,9 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Dates, times, timestamps and intervals written through {@link PgText} into a real PostgreSQL 17 column, with the
@@ -19,18 +18,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class PgTextTemporalTest {
 
-    private static RoundTripServer target;
-
-    @BeforeAll
-    static void start() throws Exception {
-        target = RoundTripServer.start(
-                "SET DateStyle = 'ISO, DMY'", "SET IntervalStyle = 'sql_standard'", "SET TimeZone = 'Asia/Kolkata'");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        target.close();
-    }
+    @RegisterExtension
+    static final RoundTripServer target = new RoundTripServer(
+            "SET DateStyle = 'ISO, DMY'", "SET IntervalStyle = 'sql_standard'", "SET TimeZone = 'Asia/Kolkata'");
 
     @Test
     void datesAsDaysSinceTheEpoch() throws Exception {

@@ -17,6 +17,9 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.connect.data.Schema;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real PostgreSQL 17 as a sink target, for one test class. {@link #assertWrites} is the round trip the brief asks
@@ -24,28 +27,41 @@ import org.apache.kafka.connect.data.Schema;
  * type), a Connect value built by hand, {@link PgText#of}, an {@code INSERT} binding the text untyped as the apply
  * step does, and the stored value compared with the original PostgreSQL value by the server's own output.
  */
-final class RoundTripServer implements AutoCloseable {
+final class RoundTripServer implements BeforeAllCallback, AfterAllCallback {
 
-    private final EmbeddedPostgres server;
-    private final Connection session;
+    private final String[] setup;
+    private EmbeddedPostgres server;
+    private Connection session;
 
-    private RoundTripServer(EmbeddedPostgres server, Connection session) {
-        this.server = server;
-        this.session = session;
+    /**
+     * A server with the types the tests write: hstore (in a schema off the search path, so its {@code format_type}
+     * is qualified), citext, ltree, the enum {@code mood}, the domains {@code positive} (over integer) and
+     * {@code price} (over numeric(10,2)); {@code setup} then runs in the test session. Register it with
+     * {@code @RegisterExtension} on a static field.
+     */
+    RoundTripServer(String... setup) {
+        this.setup = setup;
     }
 
-    /** Starts a server with hstore (in a schema off the search path), citext, ltree and the given setup statements. */
-    static RoundTripServer start(String... setup) throws IOException, SQLException {
-        EmbeddedPostgres server = EmbeddedPostgres.builder().start();
-        RoundTripServer target =
-                new RoundTripServer(server, server.getPostgresDatabase().getConnection());
-        target.execute(
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException, SQLException {
+        server = EmbeddedPostgres.builder().start();
+        session = server.getPostgresDatabase().getConnection();
+        execute(
                 "CREATE SCHEMA ext",
                 "CREATE EXTENSION hstore WITH SCHEMA ext",
                 "CREATE EXTENSION citext",
-                "CREATE EXTENSION ltree");
-        target.execute(setup);
-        return target;
+                "CREATE EXTENSION ltree",
+                "CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy go lucky')",
+                "CREATE DOMAIN positive AS integer CHECK (VALUE > 0)",
+                "CREATE DOMAIN price AS numeric(10,2) CHECK (VALUE >= 0)");
+        execute(setup);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws IOException, SQLException {
+        session.close();
+        server.close();
     }
 
     /**
@@ -151,11 +167,5 @@ final class RoundTripServer implements AutoCloseable {
                 st.execute(statement);
             }
         }
-    }
-
-    @Override
-    public void close() throws Exception {
-        session.close();
-        server.close();
     }
 }
