@@ -93,6 +93,8 @@ public final class ApplySession implements TransactionApplier {
                 st.execute("SET session_replication_role = replica");
                 st.execute("SET synchronous_commit = "
                         + settings.synchronousCommit().name().toLowerCase(Locale.ROOT));
+                // values/ writes money as plain digits with a '.', which only the C monetary locale reads.
+                st.execute("SET lc_monetary = 'C'");
                 try (ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
                     rs.next();
                     pid = rs.getInt(1);
