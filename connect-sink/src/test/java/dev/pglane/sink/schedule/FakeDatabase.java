@@ -57,6 +57,7 @@ final class FakeDatabase implements BlockingProbe {
     private final Map<Long, Script> scripts = new HashMap<>();
     private final Map<Long, Integer> attemptCounts = new HashMap<>();
     private final List<FakeSession> sessions = new ArrayList<>();
+    private final Set<String> flags = new HashSet<>();
     private long clock;
     private int open;
     private int maxOpen;
@@ -169,16 +170,47 @@ final class FakeDatabase implements BlockingProbe {
     }
 
     /**
-     * Waits (like a statement would: cancellable) until {@code condition} holds; fails after ten
-     * seconds so a broken scheduler makes the test fail rather than hang.
+     * Waits until {@code condition} holds, like a statement would if {@code session} is not null (a
+     * cancel ends the wait with SQLState 57014); fails after ten seconds so a broken scheduler makes
+     * the test fail rather than hang. Woken by every change of the database and by {@link #poke()}.
      */
     void await(FakeSession session, BooleanSupplier condition, String what) throws SQLException {
         synchronized (monitor) {
             long deadline = System.currentTimeMillis() + WAIT_LIMIT_MS;
             while (!condition.getAsBoolean()) {
-                session.checkCancel();
+                if (session != null) {
+                    session.checkCancel();
+                }
                 waitUntil(deadline, what);
             }
+        }
+    }
+
+    /** Wakes every {@link #await} to re-check its condition (something outside the database changed). */
+    void poke() {
+        synchronized (monitor) {
+            monitor.notifyAll();
+        }
+    }
+
+    /** Raises a named flag for staged transactions to wait on. */
+    void signal(String flag) {
+        synchronized (monitor) {
+            flags.add(flag);
+            monitor.notifyAll();
+        }
+    }
+
+    boolean signalled(String flag) {
+        synchronized (monitor) {
+            return flags.contains(flag);
+        }
+    }
+
+    /** True if an attempt at {@code xid} was rolled back. */
+    boolean rolledBack(long xid) {
+        synchronized (monitor) {
+            return attempts.stream().anyMatch(a -> a.xid() == xid && !a.committed());
         }
     }
 

@@ -111,8 +111,10 @@ final class FakeSession implements TransactionApplier {
 
     /** Takes an exclusive lock, waiting like a row lock; for scripts, also locks no change takes. */
     void lock(String key) throws SQLException {
-        db.lock(this, key);
-        locks.add(key);
+        synchronized (monitor) {
+            db.lock(this, key);
+            locks.add(key);
+        }
     }
 
     // --- called by FakeDatabase, holding the monitor ---

@@ -10,7 +10,18 @@ final class RecordingListener implements ApplyListener {
     private final List<Long> committedXids = new ArrayList<>();
     private final List<String> retries = new ArrayList<>();
     private final List<Long> victims = new ArrayList<>();
+    private final Runnable onSample;
     private int samples;
+    private int lastOnDependencies;
+
+    RecordingListener() {
+        this(() -> {});
+    }
+
+    /** @param onSample runs after each {@link #waiting} sample, e.g. to wake a test waiting for one */
+    RecordingListener(Runnable onSample) {
+        this.onSample = onSample;
+    }
 
     @Override
     public synchronized void committed(SourceTransaction tx, long sequence, long rows) {
@@ -19,8 +30,12 @@ final class RecordingListener implements ApplyListener {
     }
 
     @Override
-    public synchronized void waiting(int onDependencies, int onTurn, int busyWorkers) {
-        samples++;
+    public void waiting(int onDependencies, int onTurn, int busyWorkers) {
+        synchronized (this) {
+            samples++;
+            lastOnDependencies = onDependencies;
+        }
+        onSample.run();
     }
 
     @Override
@@ -52,5 +67,10 @@ final class RecordingListener implements ApplyListener {
 
     synchronized int samples() {
         return samples;
+    }
+
+    /** Workers waiting for a dependency at the last sample. */
+    synchronized int lastOnDependencies() {
+        return lastOnDependencies;
     }
 }
