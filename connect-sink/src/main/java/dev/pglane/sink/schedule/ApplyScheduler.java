@@ -69,17 +69,16 @@ public final class ApplyScheduler implements AutoCloseable {
     }
 
     /**
-     * Queues {@code tx} behind every transaction submitted before it, without waiting.
+     * Queues {@code tx} behind every transaction submitted before it, without waiting. After a failure
+     * it is still accepted and counted in flight, but never runs: {@link #checkFailure()} reports.
      *
      * @return its sequence: 1 for the first transaction, then 2, 3, ...
      * @throws IllegalStateException if the scheduler is closed
-     * @throws org.apache.kafka.connect.errors.ConnectException the stored failure, if any
      */
     public synchronized long submit(SourceTransaction tx) {
         if (closed.get()) {
             throw new IllegalStateException("the apply scheduler is closed");
         }
-        checkFailure();
         WriteSet writes = writeSets.apply(tx);
         long next = sequence.submitted() + 1;
         long dependsOn = dependencies.register(next, writes, sequence.committed());

@@ -4,6 +4,7 @@ import dev.pglane.connect.database.SqlStateClass;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.schedule.WorkerStatus.Phase;
 import java.sql.SQLException;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +65,9 @@ final class ApplyWorker implements Runnable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            // not the applier's (attempt() handles those): a bug here must not leave the task waiting forever
+            sequence.fail(new ConnectException(Thread.currentThread().getName() + " failed: " + e, e));
         } finally {
             status = WorkerStatus.IDLE;
             rollbackQuietly();

@@ -90,21 +90,9 @@ final class DeadlockWatchdog implements Runnable {
         return null;
     }
 
+    /** Reports the victim (once per deadlock, before acting, so the report precedes its re-run) and acts. */
     private void resolve(ApplyWorker victim, WorkerStatus status, WorkerStatus headStatus) {
-        if (status.phase() == Phase.WAITING_TURN) {
-            victim.requestRerun(status.sequence());
-        } else if (status.phase() == Phase.APPLYING) {
-            try {
-                probe.cancel(victim.backendPid());
-            } catch (SQLException e) {
-                log.warn(
-                        "Could not cancel backend {} running {}",
-                        victim.backendPid(),
-                        status.job().tx().describe(),
-                        e);
-                return;
-            }
-        } else {
+        if (status.phase() != Phase.WAITING_TURN && status.phase() != Phase.APPLYING) {
             return;
         }
         if (!status.equals(reported.put(victim, status))) {
@@ -113,6 +101,19 @@ final class DeadlockWatchdog implements Runnable {
                     headStatus.job().tx().describe(),
                     status.job().tx().describe());
             listener.deadlockResolved(status.job().tx());
+        }
+        if (status.phase() == Phase.WAITING_TURN) {
+            victim.requestRerun(status.sequence());
+            return;
+        }
+        try {
+            probe.cancel(victim.backendPid());
+        } catch (SQLException e) {
+            log.warn(
+                    "Could not cancel backend {} running {}",
+                    victim.backendPid(),
+                    status.job().tx().describe(),
+                    e);
         }
     }
 
