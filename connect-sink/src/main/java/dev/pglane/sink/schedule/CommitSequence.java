@@ -22,14 +22,10 @@ final class CommitSequence {
     private volatile boolean stopped;
 
     void enqueue(ScheduledTransaction job) {
-        lock.lock();
-        try {
+        change(() -> {
             submitted = job.sequence();
             queue.add(job);
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     long submitted() {
@@ -87,45 +83,24 @@ final class CommitSequence {
 
     /** Wakes every waiter to re-check its predicate (an abandon flag changed). */
     void wake() {
-        lock.lock();
-        try {
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        change(() -> {});
     }
 
     void markCommitted(long sequence) {
-        lock.lock();
-        try {
-            committed = sequence;
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        change(() -> committed = sequence);
     }
 
     /** Stores {@code cause} unless a failure is stored already, and halts. */
     void fail(RuntimeException cause) {
-        lock.lock();
-        try {
+        change(() -> {
             if (failure == null) {
                 failure = cause;
             }
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     void stop() {
-        lock.lock();
-        try {
-            stopped = true;
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        change(() -> stopped = true);
     }
 
     /** Waits until every submitted transaction committed or the scheduler failed; false on timeout. */
@@ -154,6 +129,17 @@ final class CommitSequence {
                 remaining = changed.awaitNanos(remaining);
             }
             return halted();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Applies {@code update} under the lock and wakes every waiter. */
+    private void change(Runnable update) {
+        lock.lock();
+        try {
+            update.run();
+            changed.signalAll();
         } finally {
             lock.unlock();
         }
