@@ -111,7 +111,10 @@ public final class ApplyScheduler implements AutoCloseable {
         }
     }
 
-    /** Waits until every submitted transaction committed or the scheduler failed; false on timeout. */
+    /**
+     * Waits until every submitted transaction committed or the scheduler failed; false on timeout, or
+     * at once if closed with transactions uncommitted.
+     */
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
         return sequence.awaitIdle(timeout);
     }

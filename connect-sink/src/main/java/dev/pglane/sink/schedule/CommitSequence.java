@@ -103,18 +103,18 @@ final class CommitSequence {
         change(() -> stopped = true);
     }
 
-    /** Waits until every submitted transaction committed or the scheduler failed; false on timeout. */
+    /**
+     * Waits until every submitted transaction committed or the scheduler failed: true then; false on
+     * timeout, or at once if stopped with transactions left.
+     */
     boolean awaitIdle(Duration timeout) throws InterruptedException {
         long remaining = timeout.toNanos();
         lock.lock();
         try {
-            while (failure == null && committed < submitted) {
-                if (remaining <= 0) {
-                    return false;
-                }
+            while (!halted() && committed < submitted && remaining > 0) {
                 remaining = changed.awaitNanos(remaining);
             }
-            return true;
+            return committed >= submitted || failure != null;
         } finally {
             lock.unlock();
         }

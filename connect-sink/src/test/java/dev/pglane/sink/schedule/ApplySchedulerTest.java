@@ -104,6 +104,7 @@ class ApplySchedulerTest {
         assertTrue(db.allSessionsClosed());
         assertEquals(List.of(), db.commits());
         assertTrue(db.rolledBack(1) && db.rolledBack(2));
+        assertFalse(harness.scheduler.awaitIdle(Duration.ofSeconds(10)), "closed with both uncommitted");
         harness.scheduler.checkFailure();
         assertThrows(IllegalStateException.class, () -> harness.scheduler.submit(insertAccount(3, 3)));
         harness.close();
