@@ -66,19 +66,41 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
         rows = rate("rows-rate", "Rows applied per second");
         spills = count("spills-total", "Transactions spilled to disk because they exceeded the buffer");
         retries = count("retries-total", "Transactions rolled back and applied again");
-        deadlocks = count("deadlocks-resolved-total", "Commit-order deadlocks resolved by re-running the later transaction");
+        deadlocks = count(
+                "deadlocks-resolved-total", "Commit-order deadlocks resolved by re-running the later transaction");
         errantRecords = count("errant-records-total", "Undecodable records reported to the dead-letter queue");
-        droppedRecords = count("dropped-records-total", "Records dropped as duplicates, stale copies or already applied");
-        gauge("applied-lsn", "Source end LSN of the last transaction committed on the target", Map.of(), appliedLsn::get);
-        gauge("lag-ms", "Milliseconds between now and the source commit of the last applied transaction, while work is pending", Map.of(), this::lagMs);
+        droppedRecords =
+                count("dropped-records-total", "Records dropped as duplicates, stale copies or already applied");
+        gauge(
+                "applied-lsn",
+                "Source end LSN of the last transaction committed on the target",
+                Map.of(),
+                appliedLsn::get);
+        gauge(
+                "lag-ms",
+                "Milliseconds between now and the source commit of the last applied transaction, while work is pending",
+                Map.of(),
+                this::lagMs);
         gauge("busy-workers", "Apply workers holding a transaction", Map.of(), busyWorkers::get);
-        gauge("waiting-dependencies", "Transactions waiting for an earlier conflicting one to commit", Map.of(), waitingDependencies::get);
+        gauge(
+                "waiting-dependencies",
+                "Transactions waiting for an earlier conflicting one to commit",
+                Map.of(),
+                waitingDependencies::get);
         gauge("waiting-turn", "Applied transactions waiting for their commit turn", Map.of(), waitingTurn::get);
-        gauge("buffered-bytes", "Bytes of change records held in memory by the assembler", Map.of(), bufferedBytes::get);
+        gauge(
+                "buffered-bytes",
+                "Bytes of change records held in memory by the assembler",
+                Map.of(),
+                bufferedBytes::get);
         gauge("buffered-transactions", "Transactions held by the assembler", Map.of(), bufferedTransactions::get);
         gauge("paused", "1 while the task paused its partitions for back-pressure", Map.of(), paused::get);
         for (String kind : CONFLICT_KINDS) {
-            gauge("conflicts-total", "Conflicts by kind, handled by conflict.policy", Map.of("kind", kind), conflicts.get(kind)::get);
+            gauge(
+                    "conflicts-total",
+                    "Conflicts by kind, handled by conflict.policy",
+                    Map.of("kind", kind),
+                    conflicts.get(kind)::get);
         }
     }
 
@@ -183,9 +205,8 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
 
     private void gauge(String name, String description, Map<String, String> tags, LongSupplier value) {
         if (metrics != null) {
-            metrics.addMetric(
-                    metrics.metricName(name, description, new LinkedHashMap<>(tags)),
-                    (Gauge<Long>) (config, now) -> value.getAsLong());
+            metrics.addMetric(metrics.metricName(name, description, new LinkedHashMap<>(tags)), (Gauge<Long>)
+                    (config, now) -> value.getAsLong());
         }
     }
 

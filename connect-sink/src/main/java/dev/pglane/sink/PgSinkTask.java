@@ -102,11 +102,15 @@ public final class PgSinkTask extends SinkTask {
                             + " queue (errors.tolerance=all, errors.deadletterqueue.topic.name) can take such records",
                     u.cause());
         }
-        log.warn("{} is not a pglane change; reported as an errant record: {}", u.describe(), u.cause().getMessage());
+        log.warn(
+                "{} is not a pglane change; reported as an errant record: {}",
+                u.describe(),
+                u.cause().getMessage());
         reporter.report(record, u.cause());
         metrics.errantRecord();
         if (u.keyXid() >= 0) {
-            assembler.addPoison(new TopicPartition(record.topic(), record.kafkaPartition()), record.kafkaOffset(), u.keyXid());
+            assembler.addPoison(
+                    new TopicPartition(record.topic(), record.kafkaPartition()), record.kafkaOffset(), u.keyXid());
         }
     }
 
@@ -129,7 +133,10 @@ public final class PgSinkTask extends SinkTask {
         try {
             pipeline.checkFailure();
         } catch (RetriableException e) {
-            log.warn("Lost the target connection; the apply pipeline restarts after {}: {}", config.retryBackoff(), e.getMessage());
+            log.warn(
+                    "Lost the target connection; the apply pipeline restarts after {}: {}",
+                    config.retryBackoff(),
+                    e.getMessage());
             discardPipeline();
             context.timeout(config.retryBackoff().toMillis());
             throw e;
@@ -148,10 +155,12 @@ public final class PgSinkTask extends SinkTask {
             pipeline = ApplyPipeline.open(config, sinkName, metrics);
         } catch (SQLException e) {
             if (SqlStateClass.of(e) != SqlStateClass.CONNECTION) {
-                throw new ConnectException("Cannot prepare the target " + config.database().address() + ": " + e.getMessage(), e);
+                throw new ConnectException(
+                        "Cannot prepare the target " + config.database().address() + ": " + e.getMessage(), e);
             }
             context.timeout(config.retryBackoff().toMillis());
-            throw new RetriableException("Cannot reach the target " + config.database().address() + ": " + e.getMessage(), e);
+            throw new RetriableException(
+                    "Cannot reach the target " + config.database().address() + ": " + e.getMessage(), e);
         }
         boolean restart = assembler != null;
         Map<TopicPartition, Long> rewind = restart ? rewindPositions(records) : Map.of();
@@ -228,7 +237,8 @@ public final class PgSinkTask extends SinkTask {
             context.pause(context.assignment().toArray(TopicPartition[]::new));
             paused = true;
             metrics.paused(true);
-        } else if (paused && (inFlight.size() < config.bufferMaxTransactions() / 2 || inFlight.isEmpty())
+        } else if (paused
+                && (inFlight.size() < config.bufferMaxTransactions() / 2 || inFlight.isEmpty())
                 && inFlightBytes + assembler.bufferedBytes() < config.bufferMaxBytes() / 2) {
             resumeAll();
         }
@@ -253,7 +263,9 @@ public final class PgSinkTask extends SinkTask {
                     durableSequence = committed;
                     ledger.durableThrough(committed);
                 } catch (SQLException e) {
-                    log.warn("Could not make the applied transactions durable; offsets stay where they were: {}", e.getMessage());
+                    log.warn(
+                            "Could not make the applied transactions durable; offsets stay where they were: {}",
+                            e.getMessage());
                 }
             }
             freeCommitted();

@@ -157,7 +157,8 @@ class PgSinkTaskTest {
     void anUndecodableChangeWithoutDeadLetterQueueStopsTheTaskNamingTheRecord() {
         PgSinkTask task = startTask(context(), 1);
         try {
-            SinkRecord bad = new SinkRecord(LEDGER_TOPIC, 1, TransactionKey.SCHEMA, TransactionKey.of(9), null, "garbage", 41);
+            SinkRecord bad =
+                    new SinkRecord(LEDGER_TOPIC, 1, TransactionKey.SCHEMA, TransactionKey.of(9), null, "garbage", 41);
             ConnectException e = assertThrows(ConnectException.class, () -> task.put(List.of(bad)));
             assertTrue(e.getMessage().contains("shop.public.ledger-1@41"), e.getMessage());
             assertTrue(e.getMessage().contains("dead-letter"), e.getMessage());
@@ -237,21 +238,36 @@ class PgSinkTaskTest {
     private SinkRecord marker(Marker marker) {
         long offset = nextOffset.merge(MARKERS, 1L, Long::sum) - 1;
         return new SinkRecord(
-                MARKER_TOPIC, 0, TransactionKey.SCHEMA, TransactionKey.of(marker.keyXid()), MarkerCodec.SCHEMA,
-                MarkerCodec.toStruct(marker), offset);
+                MARKER_TOPIC,
+                0,
+                TransactionKey.SCHEMA,
+                TransactionKey.of(marker.keyXid()),
+                MarkerCodec.SCHEMA,
+                MarkerCodec.toStruct(marker),
+                offset);
     }
 
     private SinkRecord change(TopicPartition partition, ChangeEvent event) {
         long offset = nextOffset.merge(partition, 1L, Long::sum) - 1;
         return new SinkRecord(
-                partition.topic(), partition.partition(), TransactionKey.SCHEMA,
-                TransactionKey.of(event.transaction().xid()), ENVELOPE, ChangeEnvelope.toStruct(event, ENVELOPE), offset);
+                partition.topic(),
+                partition.partition(),
+                TransactionKey.SCHEMA,
+                TransactionKey.of(event.transaction().xid()),
+                ENVELOPE,
+                ChangeEnvelope.toStruct(event, ENVELOPE),
+                offset);
     }
 
     private static Marker.End end(long xid, String endLsn, long count) {
         Lsn end = Lsn.parse(endLsn);
         return new Marker.End(
-                7, xid, Lsn.valueOf(end.asLong() - 0x30), end, 1_700_000_000_000_000L + xid, count,
+                7,
+                xid,
+                Lsn.valueOf(end.asLong() - 0x30),
+                end,
+                1_700_000_000_000_000L + xid,
+                count,
                 List.of(new DataCollectionCount("public.ledger", count, LEDGER_TOPIC)));
     }
 
@@ -279,7 +295,16 @@ class PgSinkTaskTest {
 
     private static SourceInfo source(long xid) {
         return new SourceInfo(
-                "0.1.0", PREFIX, "inventory", "public", "ledger", Timestamps.ofMicros(1_700_000_000_000_000L + xid),
-                null, null, xid, Lsn.parse("0/800"), null);
+                "0.1.0",
+                PREFIX,
+                "inventory",
+                "public",
+                "ledger",
+                Timestamps.ofMicros(1_700_000_000_000_000L + xid),
+                null,
+                null,
+                xid,
+                Lsn.parse("0/800"),
+                null);
     }
 }

@@ -19,8 +19,11 @@ public final class DurabilityBarrier {
         connection.setAutoCommit(false);
         try (Statement st = connection.createStatement()) {
             st.execute("SET LOCAL synchronous_commit = on");
-            // An xid makes the transaction write a commit record, which is what waits for the flush.
-            st.execute("SELECT pg_current_xact_id()");
+            // A commit waits for the WAL flush only if its transaction wrote WAL before the commit record
+            // (an xid alone does not). A transactional logical message is the smallest such write, and
+            // needs no privilege or table; logical decoding consumers of the target see it only if they
+            // ask for messages, under the prefix pglane.durability.
+            st.execute("SELECT pg_logical_emit_message(true, 'pglane.durability', '')");
             connection.commit();
         } finally {
             connection.setAutoCommit(true);

@@ -52,9 +52,7 @@ public final class OffsetLedger {
         Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
         consumed.forEach((partition, position) -> {
             Long floor = floors.get(partition);
-            result.put(
-                    partition,
-                    floor != null && floor < position.offset() ? new OffsetAndMetadata(floor) : position);
+            result.put(partition, floor != null && floor < position.offset() ? new OffsetAndMetadata(floor) : position);
         });
         return result;
     }

@@ -80,8 +80,8 @@ public final class ProgressTable implements ProgressLog {
             st.setString(4, sinkName);
             st.setString(5, sourceServer);
             if (st.executeUpdate() != 1) {
-                throw new SQLException("progress row (" + sinkName + ", " + sourceServer + ") is missing from "
-                        + table + "; it was deleted while the sink ran");
+                throw new SQLException("progress row (" + sinkName + ", " + sourceServer + ") is missing from " + table
+                        + "; it was deleted while the sink ran");
             }
         }
     }

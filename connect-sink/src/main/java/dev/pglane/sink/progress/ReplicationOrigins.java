@@ -13,6 +13,12 @@ import java.sql.Types;
  * session at a time, so each apply worker has its own ({@code pglane:<sink>:<server>:<n>}); the
  * applied position is the highest of them, which is correct only because the sink commits in source
  * order — the highest origin position is the last commit, and every earlier one committed before it.
+ *
+ * <p>PostgreSQL advances a session's origin also when a transaction that called
+ * {@code pg_replication_origin_xact_setup} aborts, so {@link #record} must be the last step before
+ * COMMIT: a transaction rolled back earlier (a retry, a deadlock victim) never recorded anything. Only
+ * a COMMIT that itself fails (a deferred constraint) would leave the origin ahead; the sink applies that
+ * transaction again at once, but a crash in between would skip it — the progress table has no such gap.
  */
 public final class ReplicationOrigins implements ProgressLog {
     private final String prefix;

@@ -19,16 +19,33 @@ class OffsetLedgerTest {
         ledger.released(2, Map.of(MARKERS, 11L, ITEMS, 50L));
         ledger.released(3, Map.of(MARKERS, 12L, ORDERS, 104L));
 
-        Map<TopicPartition, OffsetAndMetadata> consumed =
-                Map.of(MARKERS, new OffsetAndMetadata(20), ORDERS, new OffsetAndMetadata(200), ITEMS, new OffsetAndMetadata(60));
+        Map<TopicPartition, OffsetAndMetadata> consumed = Map.of(
+                MARKERS,
+                new OffsetAndMetadata(20),
+                ORDERS,
+                new OffsetAndMetadata(200),
+                ITEMS,
+                new OffsetAndMetadata(60));
         Map<TopicPartition, Long> floors = ledger.floors(Map.of());
         assertEquals(
-                Map.of(MARKERS, new OffsetAndMetadata(10), ORDERS, new OffsetAndMetadata(100), ITEMS, new OffsetAndMetadata(50)),
+                Map.of(
+                        MARKERS,
+                        new OffsetAndMetadata(10),
+                        ORDERS,
+                        new OffsetAndMetadata(100),
+                        ITEMS,
+                        new OffsetAndMetadata(50)),
                 OffsetLedger.committable(consumed, floors));
 
         ledger.durableThrough(2);
         assertEquals(
-                Map.of(MARKERS, new OffsetAndMetadata(12), ORDERS, new OffsetAndMetadata(104), ITEMS, new OffsetAndMetadata(60)),
+                Map.of(
+                        MARKERS,
+                        new OffsetAndMetadata(12),
+                        ORDERS,
+                        new OffsetAndMetadata(104),
+                        ITEMS,
+                        new OffsetAndMetadata(60)),
                 OffsetLedger.committable(consumed, ledger.floors(Map.of())));
     }
 
