@@ -1,5 +1,6 @@
 package dev.pglane.sink;
 
+import dev.pglane.connect.metrics.PluginMetricsLookup;
 import dev.pglane.sink.apply.ConflictListener;
 import dev.pglane.sink.assemble.AssemblerListener;
 import dev.pglane.sink.assemble.SourceTransaction;
@@ -106,14 +107,7 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
 
     /** The task's metrics; inert when the runtime offers no plugin metrics. */
     static PgSinkMetrics create(SinkTaskContext context) {
-        PluginMetrics metrics;
-        try {
-            metrics = context.pluginMetrics();
-        } catch (LinkageError e) {
-            // A Connect runtime before Kafka 4.1 lacks SinkTaskContext.pluginMetrics().
-            log.debug("No plugin metrics in this Connect runtime", e);
-            metrics = null;
-        }
+        PluginMetrics metrics = PluginMetricsLookup.of(context::pluginMetrics);
         return new PgSinkMetrics(metrics);
     }
 

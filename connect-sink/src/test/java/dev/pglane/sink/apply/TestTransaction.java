@@ -1,8 +1,8 @@
 package dev.pglane.sink.apply;
 
 import dev.pglane.sink.assemble.ChangeRecord;
+import dev.pglane.sink.assemble.ListedChanges;
 import dev.pglane.sink.assemble.SourceTransaction;
-import dev.pglane.sink.assemble.TransactionChanges;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.envelope.Op;
@@ -13,7 +13,6 @@ import dev.pglane.wire.envelope.TruncateInfo;
 import dev.pglane.wire.marker.DataCollectionCount;
 import dev.pglane.wire.marker.Marker;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,32 +95,6 @@ public final class TestTransaction {
                 .toList();
         Marker.End end =
                 new Marker.End(1, xid, Lsn.valueOf(endLsn.asLong() - 40), endLsn, COMMIT_TS_US, records.size(), counts);
-        return new SourceTransaction(end, 7, Map.of(), new ListChanges(List.copyOf(records)));
-    }
-
-    /** The records in memory. */
-    private record ListChanges(List<ChangeRecord> records) implements TransactionChanges {
-        @Override
-        public Iterator<ChangeRecord> iterator() {
-            return records.iterator();
-        }
-
-        @Override
-        public long count() {
-            return records.size();
-        }
-
-        @Override
-        public long sizeBytes() {
-            return records.size() * 200L;
-        }
-
-        @Override
-        public boolean spilled() {
-            return false;
-        }
-
-        @Override
-        public void close() {}
+        return new SourceTransaction(end, 7, Map.of(), ListedChanges.of(records));
     }
 }

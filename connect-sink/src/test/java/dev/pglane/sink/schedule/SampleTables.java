@@ -2,8 +2,8 @@ package dev.pglane.sink.schedule;
 
 import dev.pglane.sink.TableName;
 import dev.pglane.sink.assemble.ChangeRecord;
+import dev.pglane.sink.assemble.ListedChanges;
 import dev.pglane.sink.assemble.SourceTransaction;
-import dev.pglane.sink.assemble.TransactionChanges;
 import dev.pglane.sink.target.ForeignKey;
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.sink.target.TargetColumn;
@@ -24,7 +24,6 @@ import dev.pglane.wire.types.PgType;
 import dev.pglane.wire.types.RowSchemas;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -146,7 +145,8 @@ final class SampleTables {
             Lsn end = Lsn.valueOf(xid * 0x100 + 0x30);
             Marker.End marker = new Marker.End(
                     1, xid, Lsn.valueOf(xid * 0x100), end, 1_700_000_000_000_000L + xid, records.size(), counts);
-            return new SourceTransaction(marker, xid, Map.of(PARTITION, xid * 1000), new ListChanges(records, spilled));
+            return new SourceTransaction(
+                    marker, xid, Map.of(PARTITION, xid * 1000), new ListedChanges(records, spilled));
         }
 
         TransactionInfo info() {
@@ -163,27 +163,6 @@ final class SampleTables {
             events.add(event.build());
             return this;
         }
-    }
-
-    /** Change records held in a list; {@code spilled} only pretends they are on disk. */
-    private record ListChanges(List<ChangeRecord> records, boolean spilled) implements TransactionChanges {
-        @Override
-        public Iterator<ChangeRecord> iterator() {
-            return records.iterator();
-        }
-
-        @Override
-        public long count() {
-            return records.size();
-        }
-
-        @Override
-        public long sizeBytes() {
-            return records.stream().mapToLong(ChangeRecord::sizeBytes).sum();
-        }
-
-        @Override
-        public void close() {}
     }
 
     private static Schema row(String table, Column... columns) {
