@@ -105,7 +105,7 @@ class PgSinkTaskTest {
         PgSinkTask task = startTask(context, 4);
         try {
             task.put(records);
-            awaitProgress(task, Lsn.parse("0/3000"));
+            awaitProgress(new ConnectLoop(task, context), Lsn.parse("0/3000"));
             assertEquals(List.of("1:one, updated", "3:three"), rows());
 
             Map<TopicPartition, OffsetAndMetadata> consumed = Map.of(
@@ -119,11 +119,12 @@ class PgSinkTaskTest {
 
         // A restarted task that Kafka gives the same records again applies nothing twice.
         sql("UPDATE public.ledger SET note = 'changed on the target' WHERE id = 3");
-        PgSinkTask restarted = startTask(context(), 2);
+        FakeSinkTaskContext restartedContext = context();
+        PgSinkTask restarted = startTask(restartedContext, 2);
         try {
             restarted.put(records);
             restarted.put(List.of(change(LEDGER_0, insert(504, 1, 4, "four")), marker(end(504, "0/4000", 1))));
-            awaitProgress(restarted, Lsn.parse("0/4000"));
+            awaitProgress(new ConnectLoop(restarted, restartedContext), Lsn.parse("0/4000"));
             assertEquals(List.of("1:one, updated", "3:changed on the target", "4:four"), rows());
         } finally {
             restarted.stop();
@@ -146,8 +147,36 @@ class PgSinkTaskTest {
             assertEquals(new OffsetAndMetadata(0), committable.get(LEDGER_0), "held at the first record");
 
             task.put(List.of(change(LEDGER_1, insert(601, 2, 11, "eleven"))));
-            awaitProgress(task, Lsn.parse("0/5000"));
+            awaitProgress(new ConnectLoop(task, context), Lsn.parse("0/5000"));
             assertEquals(List.of("10:ten", "11:eleven"), rows());
+        } finally {
+            task.stop();
+        }
+    }
+
+    @Test
+    void lostTargetConnectionsAreRetriedAndNothingIsLostOrAppliedTwice() throws Exception {
+        FakeSinkTaskContext context = context();
+        PgSinkTask task = startTask(context, 3);
+        ConnectLoop connect = new ConnectLoop(task, context);
+        try {
+            connect.deliver(List.of(marker(new Marker.Start(7, 1_700_000_000_000L, Lsn.parse("0/100")))));
+            connect.deliver(List.of(change(LEDGER_0, insert(701, 1, 1, "one")), marker(end(701, "0/1000", 1))));
+            awaitProgress(connect, Lsn.parse("0/1000"));
+
+            // The target ends every session of the sink, as a restart or a network cut would.
+            sql(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'pglane-task-test%'");
+            List<SinkRecord> more = new ArrayList<>();
+            for (int i = 2; i <= 20; i++) {
+                more.add(change(i % 2 == 0 ? LEDGER_0 : LEDGER_1, insert(700 + i, 1, i, "row " + i)));
+                more.add(marker(end(700 + i, "0/" + Integer.toHexString(0x1000 * i), 1)));
+            }
+            connect.deliver(more);
+            awaitProgress(connect, Lsn.parse("0/14000"));
+
+            assertTrue(connect.retriableFailures > 0, "the lost sessions surfaced as a retriable failure");
+            assertEquals(20, rows().size(), "every row once: an insert applied twice would have failed the task");
         } finally {
             task.stop();
         }
@@ -189,10 +218,10 @@ class PgSinkTaskTest {
     }
 
     /** Drives the task the way Connect's loop does until the target's progress reaches {@code lsn}. */
-    private static void awaitProgress(PgSinkTask task, Lsn lsn) throws Exception {
+    private static void awaitProgress(ConnectLoop connect, Lsn lsn) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
-            task.put(List.of());
+            connect.deliver(List.of());
             Lsn applied = progress();
             if (applied != null && applied.compareTo(lsn) >= 0) {
                 return;

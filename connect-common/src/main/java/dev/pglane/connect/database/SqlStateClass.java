@@ -4,7 +4,10 @@ import java.sql.SQLException;
 
 /** What a failed PostgreSQL call means, decided once from its SQLState. */
 public enum SqlStateClass {
-    /** The server could not be reached or refused the session (class 08, 53300, 57P03, no SQLState). */
+    /**
+     * The server could not be reached, refused the session, or ended it: class 08, too many connections
+     * (53300), shutdown or restart (57P01, 57P02), still starting (57P03), or no SQLState at all.
+     */
     CONNECTION,
     /** Wrong password, unknown role, or no pg_hba.conf entry (28P01, 28000). */
     AUTHENTICATION,
@@ -21,7 +24,7 @@ public enum SqlStateClass {
         return switch (state) {
             case "28P01", "28000" -> AUTHENTICATION;
             case "3D000" -> UNKNOWN_DATABASE;
-            case "53300", "57P03" -> CONNECTION;
+            case "53300", "57P01", "57P02", "57P03" -> CONNECTION;
             default -> OTHER;
         };
     }

@@ -15,6 +15,8 @@ class ConnectionProbeTest {
         "08001, CONNECTION",
         "08006, CONNECTION",
         "53300, CONNECTION",
+        "57P01, CONNECTION",
+        "57P02, CONNECTION",
         "57P03, CONNECTION",
         "28P01, AUTHENTICATION",
         "28000, AUTHENTICATION",
