@@ -123,6 +123,16 @@ final class Backlog {
         return new Info(workload, transactions, changes, start, end, fenceXid, fenceBound, seconds);
     }
 
+    /**
+     * Whether {@code target} holds the fence row: the check that a subscriber's applied position, read where it keeps
+     * it, really means the whole backlog is there (commits apply in order, the fence's last).
+     */
+    static boolean fenceApplied(Connection target) throws SQLException {
+        try (Statement statement = target.createStatement()) {
+            return !single(statement, "SELECT count(*)::text FROM fence").equals("0");
+        }
+    }
+
     void dropSlots(String... slots) throws SQLException {
         for (String slot : slots) {
             query("SELECT count(pg_drop_replication_slot(slot_name))::text FROM pg_replication_slots"

@@ -1,0 +1,80 @@
+package dev.pglane.it.bench;
+
+import dev.pglane.wire.Lsn;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+
+/**
+ * Waits until a subscriber's applied position on the target reaches the backlog's end, then checks that the
+ * backlog's last transaction is indeed visible there.
+ *
+ * <p>The position is a commit end LSN that the subscriber keeps in the target (pglane's progress table, the
+ * subscription's replication origin), read by one query. It is polled every {@link #POLL}: fine enough for runs of
+ * seconds, light enough not to weigh on the target's CPU.
+ */
+final class CatchUpWait {
+    private static final Duration POLL = Duration.ofMillis(50);
+    private static final Duration HEALTH_INTERVAL = Duration.ofSeconds(1);
+
+    /** A look at the subscriber while it catches up; throws when it has failed, so a failure is not a timeout. */
+    interface HealthCheck {
+        void check() throws Exception;
+    }
+
+    private final Connection target;
+    private final String positionQuery;
+
+    /**
+     * @param target an autocommit connection to the target database
+     * @param positionQuery one row, one column: the applied position as {@code pg_lsn} text, or NULL before the first
+     *     commit; a query on a table that does not exist yet counts as NULL
+     */
+    CatchUpWait(Connection target, String positionQuery) {
+        this.target = target;
+        this.positionQuery = positionQuery;
+    }
+
+    /** Polls until the position is at or past {@code goal}; returns the position seen. */
+    Lsn await(Lsn goal, Duration timeout, HealthCheck health) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long nextCheck = System.nanoTime() + HEALTH_INTERVAL.toNanos();
+        Lsn position = Lsn.INVALID;
+        while (true) {
+            position = position();
+            if (position.compareTo(goal) >= 0) {
+                if (!Backlog.fenceApplied(target)) {
+                    throw new IllegalStateException("the subscriber's position " + position + " is at the backlog's"
+                            + " end " + goal + " but the fence row is not on the target: the position query ("
+                            + positionQuery + ") does not tell what is applied");
+                }
+                return position;
+            }
+            long now = System.nanoTime();
+            if (now > deadline) {
+                throw new IllegalStateException("the subscriber had applied up to " + position + " after " + timeout
+                        + "; the backlog ends at " + goal);
+            }
+            if (now > nextCheck) {
+                health.check();
+                nextCheck = now + HEALTH_INTERVAL.toNanos();
+            }
+            Thread.sleep(POLL.toMillis());
+        }
+    }
+
+    private Lsn position() throws SQLException {
+        try (Statement statement = target.createStatement();
+                ResultSet rs = statement.executeQuery(positionQuery)) {
+            String text = rs.next() ? rs.getString(1) : null;
+            return text == null ? Lsn.INVALID : Lsn.parse(text);
+        } catch (SQLException e) {
+            if ("42P01".equals(e.getSQLState())) { // undefined_table: the subscriber has not created it yet
+                return Lsn.INVALID;
+            }
+            throw e;
+        }
+    }
+}
