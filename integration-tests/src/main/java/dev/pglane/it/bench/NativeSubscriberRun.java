@@ -5,8 +5,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
-import java.util.Map;
 
 /**
  * PostgreSQL's own logical replication subscriber applying the backlog: a subscription on a slot created at the same
@@ -17,7 +15,6 @@ import java.util.Map;
 final class NativeSubscriberRun {
     static final String SYSTEM = "pg_native";
     private static final String SUBSCRIPTION = "bench_native";
-    private static final Duration CATCH_UP = Duration.ofMinutes(30);
     private static final String POSITION = "SELECT s.remote_lsn::text FROM pg_replication_origin_status s"
             + " JOIN pg_subscription sub ON s.external_id = 'pg_' || sub.oid WHERE sub.subname = '" + SUBSCRIPTION
             + "'";
@@ -41,30 +38,20 @@ final class NativeSubscriberRun {
     CatchUpMeasurement measure(String database, String slot, Backlog.Info backlog, int run) throws Exception {
         try (Connection connection = target.open(database);
                 Statement statement = connection.createStatement()) {
-            CatchUpWait wait = new CatchUpWait(connection, POSITION);
-            CpuMeter.Reading before = cpu.read();
-            long begin = System.nanoTime();
-            statement.execute("CREATE SUBSCRIPTION " + SUBSCRIPTION + " CONNECTION '" + connectionString()
-                    + "' PUBLICATION " + Backlog.PUBLICATION + " WITH (create_slot = false, slot_name = '" + slot
-                    + "', copy_data = false, enabled = true)");
+            CatchUpTimer timer = new CatchUpTimer(connection, POSITION, cpu);
             try {
-                wait.await(backlog.fenceBound(), CATCH_UP, () -> checkNoApplyErrors(connection));
-                double seconds = (System.nanoTime() - begin) / 1e9;
-                CpuMeter.Reading used = cpu.read().since(before);
-                return new CatchUpMeasurement(
-                        SYSTEM,
-                        1,
+                return timer.time(
+                        CatchUpConfiguration.NATIVE,
                         run,
-                        seconds,
-                        backlog.transactions(),
-                        backlog.changes(),
-                        used.sourcePg(),
-                        used.targetPg(),
-                        null,
-                        Map.of());
+                        backlog,
+                        () -> statement.execute("CREATE SUBSCRIPTION " + SUBSCRIPTION + " CONNECTION '"
+                                + connectionString() + "' PUBLICATION " + Backlog.PUBLICATION
+                                + " WITH (create_slot = false, slot_name = '" + slot
+                                + "', copy_data = false, enabled = true)"),
+                        () -> checkNoApplyErrors(connection));
             } finally {
                 // drops the slot on the source too
-                statement.execute("DROP SUBSCRIPTION " + SUBSCRIPTION);
+                statement.execute("DROP SUBSCRIPTION IF EXISTS " + SUBSCRIPTION);
             }
         }
     }

@@ -6,7 +6,6 @@ import dev.pglane.it.stack.ConnectorConfigs;
 import dev.pglane.it.stack.ConnectorStatus;
 import dev.pglane.it.stack.PostgresNode;
 import java.sql.Connection;
-import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -18,7 +17,6 @@ import java.util.regex.Pattern;
  */
 final class SinkConnectorRun {
     static final String SYSTEM = "pglane";
-    private static final Duration CATCH_UP = Duration.ofMinutes(30);
     private static final String PROGRESS_TABLE = "progress.table";
 
     private final ConnectorConfigs configs;
@@ -63,26 +61,14 @@ final class SinkConnectorRun {
         config.putAll(settings);
         String position = "SELECT max(end_lsn)::text FROM " + config.get(PROGRESS_TABLE);
         try (Connection connection = target.open(database)) {
-            CatchUpWait wait = new CatchUpWait(connection, position);
-            CpuMeter.Reading before = cpu.read();
-            ThreadCpu threads = ThreadCpu.snapshot();
-            long begin = System.nanoTime();
-            rest.putConnectorConfig(name, config);
             try {
-                wait.await(backlog.fenceBound(), CATCH_UP, () -> checkRunning(name));
-                double seconds = (System.nanoTime() - begin) / 1e9;
-                CpuMeter.Reading used = cpu.read().since(before);
-                return new CatchUpMeasurement(
-                        SYSTEM,
-                        workers,
-                        run,
-                        seconds,
-                        backlog.transactions(),
-                        backlog.changes(),
-                        used.sourcePg(),
-                        used.targetPg(),
-                        used.jvm(),
-                        ThreadCpu.snapshot().secondsSince(threads));
+                return new CatchUpTimer(connection, position, cpu)
+                        .time(
+                                CatchUpConfiguration.pglane(workers),
+                                run,
+                                backlog,
+                                () -> rest.putConnectorConfig(name, config),
+                                () -> checkRunning(name));
             } finally {
                 rest.deleteConnector(name);
             }

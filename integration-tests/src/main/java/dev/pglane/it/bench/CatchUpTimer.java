@@ -6,18 +6,26 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Map;
 
 /**
- * Waits until a subscriber's applied position on the target reaches the backlog's end, then checks that the
- * backlog's last transaction is indeed visible there.
+ * Times a subscriber catching up on a backlog: from the action that starts it until its applied position on the
+ * target reaches the backlog's end, checking then that the backlog's last transaction is indeed visible there; with
+ * the CPU each part used meanwhile.
  *
  * <p>The position is a commit end LSN that the subscriber keeps in the target (pglane's progress table, the
  * subscription's replication origin), read by one query. It is polled every {@link #POLL}: fine enough for runs of
  * seconds, light enough not to weigh on the target's CPU.
  */
-final class CatchUpWait {
+final class CatchUpTimer {
     private static final Duration POLL = Duration.ofMillis(50);
     private static final Duration HEALTH_INTERVAL = Duration.ofSeconds(1);
+    private static final Duration TIMEOUT = Duration.ofMinutes(30);
+
+    /** What starts the subscriber. */
+    interface Start {
+        void run() throws Exception;
+    }
 
     /** A look at the subscriber while it catches up; throws when it has failed, so a failure is not a timeout. */
     interface HealthCheck {
@@ -26,35 +34,64 @@ final class CatchUpWait {
 
     private final Connection target;
     private final String positionQuery;
+    private final CpuMeter cpu;
 
     /**
      * @param target an autocommit connection to the target database
      * @param positionQuery one row, one column: the applied position as {@code pg_lsn} text, or NULL before the first
      *     commit; a query on a table that does not exist yet counts as NULL
      */
-    CatchUpWait(Connection target, String positionQuery) {
+    CatchUpTimer(Connection target, String positionQuery, CpuMeter cpu) {
         this.target = target;
         this.positionQuery = positionQuery;
+        this.cpu = cpu;
     }
 
-    /** Polls until the position is at or past {@code goal}; returns the position seen. */
-    Lsn await(Lsn goal, Duration timeout, HealthCheck health) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
+    /**
+     * Runs {@code start} and waits for the catch-up. The JVM's CPU counts for pglane only: PostgreSQL's subscriber
+     * does not run in it.
+     */
+    CatchUpMeasurement time(
+            CatchUpConfiguration configuration, int run, Backlog.Info backlog, Start start, HealthCheck health)
+            throws Exception {
+        CpuMeter.Reading before = cpu.read();
+        ThreadCpu threads = ThreadCpu.snapshot();
+        long begin = System.nanoTime();
+        start.run();
+        await(backlog.fenceBound(), health);
+        double seconds = (System.nanoTime() - begin) / 1e9;
+        CpuMeter.Reading used = cpu.read().since(before);
+        boolean jvm = !configuration.isNative();
+        return new CatchUpMeasurement(
+                configuration.system(),
+                configuration.workers(),
+                run,
+                seconds,
+                backlog.transactions(),
+                backlog.changes(),
+                used.sourcePg(),
+                used.targetPg(),
+                jvm ? used.jvm() : null,
+                jvm ? ThreadCpu.snapshot().secondsSince(threads) : Map.of());
+    }
+
+    /** Polls until the position is at or past {@code goal}. */
+    private void await(Lsn goal, HealthCheck health) throws Exception {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
         long nextCheck = System.nanoTime() + HEALTH_INTERVAL.toNanos();
-        Lsn position = Lsn.INVALID;
         while (true) {
-            position = position();
+            Lsn position = position();
             if (position.compareTo(goal) >= 0) {
                 if (!Backlog.fenceApplied(target)) {
                     throw new IllegalStateException("the subscriber's position " + position + " is at the backlog's"
                             + " end " + goal + " but the fence row is not on the target: the position query ("
                             + positionQuery + ") does not tell what is applied");
                 }
-                return position;
+                return;
             }
             long now = System.nanoTime();
             if (now > deadline) {
-                throw new IllegalStateException("the subscriber had applied up to " + position + " after " + timeout
+                throw new IllegalStateException("the subscriber had applied up to " + position + " after " + TIMEOUT
                         + "; the backlog ends at " + goal);
             }
             if (now > nextCheck) {
