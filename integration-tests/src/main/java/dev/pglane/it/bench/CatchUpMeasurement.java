@@ -10,6 +10,8 @@ import java.util.Map;
  * @param run which repetition, from 1
  * @param seconds wall time from the subscriber's creation until the target's applied position reached the backlog's
  *     end
+ * @param firstCommitSeconds wall time from the subscriber's creation until its first applied transaction: its start-up
+ *     (connecting, joining the consumer group, the first fetch), which {@code seconds} includes
  * @param sourcePgCpu CPU seconds of the source server meanwhile (for PostgreSQL's subscriber, its walsender decoding
  *     the WAL; pglane's sink reads Kafka, so the source idles)
  * @param targetPgCpu CPU seconds of the target server meanwhile
@@ -22,6 +24,7 @@ record CatchUpMeasurement(
         int workers,
         int run,
         double seconds,
+        double firstCommitSeconds,
         long transactions,
         long changes,
         double sourcePgCpu,

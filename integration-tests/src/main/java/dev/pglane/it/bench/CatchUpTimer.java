@@ -58,7 +58,7 @@ final class CatchUpTimer {
         ThreadCpu threads = ThreadCpu.snapshot();
         long begin = System.nanoTime();
         start.run();
-        await(backlog.fenceBound(), health);
+        long firstCommit = await(backlog.fenceBound(), health);
         double seconds = (System.nanoTime() - begin) / 1e9;
         CpuMeter.Reading used = cpu.read().since(before);
         boolean jvm = !configuration.isNative();
@@ -67,6 +67,7 @@ final class CatchUpTimer {
                 configuration.workers(),
                 run,
                 seconds,
+                (firstCommit - begin) / 1e9,
                 backlog.transactions(),
                 backlog.changes(),
                 used.sourcePg(),
@@ -75,19 +76,23 @@ final class CatchUpTimer {
                 jvm ? ThreadCpu.snapshot().secondsSince(threads) : Map.of());
     }
 
-    /** Polls until the position is at or past {@code goal}. */
-    private void await(Lsn goal, HealthCheck health) throws Exception {
+    /** Polls until the position is at or past {@code goal}; returns when the first commit was seen (nanoTime). */
+    private long await(Lsn goal, HealthCheck health) throws Exception {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         long nextCheck = System.nanoTime() + HEALTH_INTERVAL.toNanos();
+        long firstCommit = 0;
         while (true) {
             Lsn position = position();
+            if (firstCommit == 0 && position.isValid()) {
+                firstCommit = System.nanoTime();
+            }
             if (position.compareTo(goal) >= 0) {
                 if (!Backlog.fenceApplied(target)) {
                     throw new IllegalStateException("the subscriber's position " + position + " is at the backlog's"
                             + " end " + goal + " but the fence row is not on the target: the position query ("
                             + positionQuery + ") does not tell what is applied");
                 }
-                return;
+                return firstCommit;
             }
             long now = System.nanoTime();
             if (now > deadline) {

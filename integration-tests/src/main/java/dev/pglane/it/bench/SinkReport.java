@@ -64,9 +64,10 @@ final class SinkReport {
                 .append("\n\n")
                 .append(backlogLine())
                 .append("\n\n");
-        md.append("| configuration | runs | median s | tx/s | tx/s min..max | changes/s | vs PostgreSQL subscriber"
-                + " | target PG CPU s | source PG CPU s | Connect JVM CPU s | CPU s per 1,000 tx |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append("| configuration | runs | median s | s to first commit | tx/s | tx/s min..max | changes/s"
+                + " | vs PostgreSQL subscriber | target PG CPU s | source PG CPU s | Connect JVM CPU s"
+                + " | CPU s per 1,000 tx |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         AsciiBars chart = new AsciiBars();
         byConfiguration().forEach((configuration, measured) -> {
             Spread rate = spread(measured, CatchUpMeasurement::transactionsPerSecond);
@@ -75,6 +76,10 @@ final class SinkReport {
                     configuration,
                     Integer.toString(measured.size()),
                     format("%.2f", spread(measured, CatchUpMeasurement::seconds).median()),
+                    format(
+                            "%.2f",
+                            spread(measured, CatchUpMeasurement::firstCommitSeconds)
+                                    .median()),
                     format("%,.0f", rate.median()),
                     format("%,.0f..%,.0f", rate.min(), rate.max()),
                     format(

@@ -19,6 +19,7 @@ class SinkReportTest {
                 workers,
                 run,
                 seconds,
+                seconds / 10,
                 1000,
                 4000,
                 system.equals("pg_native") ? 1.0 : 0.0,
@@ -43,11 +44,16 @@ class SinkReportTest {
         String md = report().markdown();
 
         assertTrue(
-                md.contains("| PostgreSQL subscriber | 2 | 1.50 | 750 | 500..1,000 | 3,000 | - | 2.00 | 1.00 | - |"),
+                md.contains(
+                        "| PostgreSQL subscriber | 2 | 1.50 | 0.15 | 750 | 500..1,000 | 3,000 | - | 2.00 | 1.00 | - |"),
                 md);
         // run 1: 500 / 1000, run 2: 1000 / 500
-        assertTrue(md.contains("| pglane, 2 workers | 2 | 1.50 | 750 | 500..1,000 | 3,000 | 1.25× (0.50..2.00) |"), md);
-        assertTrue(md.contains("| pglane, 1 worker | 1 | 4.00 | 250 | 250..250 | 1,000 | 0.25× (0.25..0.25) |"), md);
+        assertTrue(
+                md.contains("| pglane, 2 workers | 2 | 1.50 | 0.15 | 750 | 500..1,000 | 3,000 | 1.25× (0.50..2.00) |"),
+                md);
+        assertTrue(
+                md.contains("| pglane, 1 worker | 1 | 4.00 | 0.40 | 250 | 250..250 | 1,000 | 0.25× (0.25..0.25) |"),
+                md);
         assertTrue(
                 md.indexOf("PostgreSQL subscriber |") < md.indexOf("pglane, 1 worker |")
                         && md.indexOf("pglane, 1 worker |") < md.indexOf("pglane, 2 workers |"),

@@ -22,13 +22,13 @@ class SuiteReportTest {
     Path dir;
 
     private static CatchUpMeasurement pglane(int run, double seconds) {
-        return new CatchUpMeasurement("pglane", 4, run, seconds, 1000, 4000, 0.1, 2.5, 7.25, Map.of("other", 1.0));
+        return new CatchUpMeasurement("pglane", 4, run, seconds, 0.5, 1000, 4000, 0.1, 2.5, 7.25, Map.of("other", 1.0));
     }
 
     @Test
     void entriesHaveTheShapeOfIssueSix() throws Exception {
         CatchUpMeasurement subscriber =
-                new CatchUpMeasurement("pg_native", 1, 1, 0.5, 1000, 4000, 0.75, 1.5, null, Map.of());
+                new CatchUpMeasurement("pg_native", 1, 1, 0.5, 0.1, 1000, 4000, 0.75, 1.5, null, Map.of());
 
         SuiteReport.merge(dir, "pgbench", "sink", List.of(pglane(1, 2.0), subscriber));
 
