@@ -6,6 +6,7 @@ import dev.pglane.it.stack.ConnectorConfigs;
 import dev.pglane.it.stack.ConnectorStatus;
 import dev.pglane.it.stack.PostgresNode;
 import java.sql.Connection;
+import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -18,6 +19,7 @@ import java.util.regex.Pattern;
 final class SinkConnectorRun {
     static final String SYSTEM = "pglane";
     private static final String PROGRESS_TABLE = "progress.table";
+    private static final Duration REMOVAL = Duration.ofSeconds(60);
 
     private final ConnectorConfigs configs;
     private final PostgresNode target;
@@ -70,9 +72,31 @@ final class SinkConnectorRun {
                                 () -> rest.putConnectorConfig(name, config),
                                 () -> checkRunning(name));
             } finally {
-                rest.deleteConnector(name);
+                remove(name);
             }
         }
+    }
+
+    /**
+     * Deletes the connector and waits until the worker has forgotten it, so that its task is stopping before the
+     * next run starts rather than spending that run's CPU.
+     */
+    private void remove(String name) throws InterruptedException {
+        rest.deleteConnector(name);
+        long deadline = System.nanoTime() + REMOVAL.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                rest.status(name);
+            } catch (ConnectRestException e) {
+                if (e.status() == 404) {
+                    return;
+                }
+                throw e;
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException(
+                "the worker still knows connector " + name + " " + REMOVAL + " after its delete");
     }
 
     private void checkRunning(String name) {
