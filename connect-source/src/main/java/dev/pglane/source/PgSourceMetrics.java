@@ -1,5 +1,6 @@
 package dev.pglane.source;
 
+import dev.pglane.connect.metrics.PluginMetricsLookup;
 import dev.pglane.source.decode.LaneActivity;
 import dev.pglane.source.reader.ReaderActivity;
 import dev.pglane.source.reader.ReplicationReader;
@@ -13,8 +14,6 @@ import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.Rate;
 import org.apache.kafka.connect.source.SourceTaskContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The source task's metrics, registered through Connect's plugin metrics (Kafka 4.1+; on older
@@ -33,8 +32,6 @@ import org.slf4j.LoggerFactory;
  * </ul>
  */
 public final class PgSourceMetrics implements ReaderActivity, LaneActivity {
-    private static final Logger log = LoggerFactory.getLogger(PgSourceMetrics.class);
-
     private final PluginMetrics metrics;
     private final Sensor records;
     private final Sensor transactions;
@@ -89,14 +86,7 @@ public final class PgSourceMetrics implements ReaderActivity, LaneActivity {
 
     /** The task's metrics, or inert hooks when the runtime offers no plugin metrics. */
     static PgSourceMetrics create(SourceTaskContext context, int laneCount) {
-        PluginMetrics metrics;
-        try {
-            metrics = context.pluginMetrics();
-        } catch (LinkageError e) {
-            // A Connect runtime before Kafka 4.1 lacks SourceTaskContext.pluginMetrics().
-            log.debug("No plugin metrics in this Connect runtime", e);
-            metrics = null;
-        }
+        PluginMetrics metrics = PluginMetricsLookup.of(context::pluginMetrics);
         return new PgSourceMetrics(metrics, laneCount);
     }
 
