@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Times a subscriber catching up on a backlog: from the action that starts it until its applied position on the
@@ -21,6 +22,7 @@ final class CatchUpTimer {
     private static final Duration POLL = Duration.ofMillis(50);
     private static final Duration HEALTH_INTERVAL = Duration.ofSeconds(1);
     private static final Duration TIMEOUT = Duration.ofMinutes(30);
+    private static final String JVM_REST = "JVM: GC, JIT, ended threads";
 
     /** What starts the subscriber. */
     interface Start {
@@ -73,7 +75,19 @@ final class CatchUpTimer {
                 used.sourcePg(),
                 used.targetPg(),
                 jvm ? used.jvm() : null,
-                jvm ? ThreadCpu.snapshot().secondsSince(threads) : Map.of());
+                jvm ? breakdown(threads, used.jvm()) : Map.of());
+    }
+
+    /**
+     * The JVM's CPU by thread group, plus what the thread counters miss: the JVM's own threads (garbage collection,
+     * the JIT compilers) and threads that ended meanwhile.
+     */
+    private static Map<String, Double> breakdown(ThreadCpu before, double jvmSeconds) {
+        Map<String, Double> groups = new TreeMap<>(ThreadCpu.snapshot().secondsSince(before));
+        double threads =
+                groups.values().stream().mapToDouble(Double::doubleValue).sum();
+        groups.put(JVM_REST, Math.max(0, jvmSeconds - threads));
+        return groups;
     }
 
     /** Polls until the position is at or past {@code goal}; returns when the first commit was seen (nanoTime). */
