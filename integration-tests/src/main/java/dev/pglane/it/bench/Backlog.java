@@ -3,28 +3,26 @@ package dev.pglane.it.bench;
 import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.wire.Lsn;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * WAL for the readers to catch up on: two logical slots at the same position, then a pgbench or bulk workload
- * written after them, then a one-row fence transaction that marks the end.
+ * WAL for the readers to catch up on: logical slots at the same position, then a pgbench or bulk workload written
+ * after them, then a one-row fence transaction that marks the end.
  *
- * <p>The second slot is a copy of the first ({@code pg_copy_logical_replication_slot}), so both readers decode
+ * <p>Every slot after the first is a copy of it ({@code pg_copy_logical_replication_slot}), so all readers decode
  * exactly the same changes.
  */
 final class Backlog {
     static final String PUBLICATION = "bench";
-    private static final Pattern PROCESSED = Pattern.compile("number of transactions actually processed: (\\d+)");
+    /** The tables besides pgbench's: the bulk backlog's and the fence. */
+    private static final List<String> TABLES = List.of(
+            "CREATE TABLE bulk_rows (id bigserial PRIMARY KEY, n integer, note text)",
+            "CREATE TABLE fence (id bigserial PRIMARY KEY)");
 
     /**
      * One backlog.
@@ -33,6 +31,9 @@ final class Backlog {
      * @param changes their row changes
      * @param end the server's WAL position after the fence: where pg_recvlogical stops
      * @param fenceXid the fence transaction: its END marks the end for the connector
+     * @param fenceBound the WAL insert position inside the fence transaction, before its commit: every workload
+     *     transaction's commit ends before it and the fence's after it, so a subscriber whose applied position (a
+     *     commit end LSN) has reached it has applied the whole backlog
      */
     record Info(
             Workload workload,
@@ -41,6 +42,7 @@ final class Backlog {
             Lsn start,
             Lsn end,
             long fenceXid,
+            Lsn fenceBound,
             double generationSeconds) {
         long walBytes() {
             return end.bytesSince(start);
@@ -48,19 +50,19 @@ final class Backlog {
     }
 
     private final PostgresNode server;
-    private final BenchOptions options;
+    private final BacklogShape shape;
+    private final Pgbench pgbench;
 
-    Backlog(PostgresNode server, BenchOptions options) {
+    Backlog(PostgresNode server, BacklogShape shape) {
         this.server = server;
-        this.options = options;
+        this.shape = shape;
+        this.pgbench = new Pgbench(shape.pgbench());
     }
 
     /** Tables, the publication and the bulk procedure; pgbench's tables at the configured scale. */
     void prepare() throws SQLException, IOException, InterruptedException {
-        run(List.of("-i", "-q", "-s", Integer.toString(options.scale())));
+        createTables(server, server.database());
         execute(
-                "CREATE TABLE bulk_rows (id bigserial PRIMARY KEY, n integer, note text)",
-                "CREATE TABLE fence (id bigserial PRIMARY KEY)",
                 "CREATE PUBLICATION " + PUBLICATION + " FOR ALL TABLES",
                 "CREATE PROCEDURE bulk_fill(total integer) LANGUAGE plpgsql AS $$"
                         + " BEGIN FOR i IN 1 .. total / 1000 LOOP"
@@ -70,37 +72,65 @@ final class Backlog {
                 "CHECKPOINT");
     }
 
-    /** Creates both slots, writes the workload and the fence. */
-    Info create(Workload workload, String firstSlot, String secondSlot)
-            throws SQLException, IOException, InterruptedException {
+    /**
+     * The tables of a backlog with the rows they have before it (pgbench's at the configured scale, the others
+     * empty) in {@code database} of {@code target}: a copy of the source's state at the slots' position, onto which a
+     * subscriber applies the backlog.
+     */
+    void createTables(PostgresNode target, String database) throws SQLException, IOException, InterruptedException {
+        pgbench.initialise(target, database, shape.scale());
+        try (Connection connection = target.open(database);
+                Statement statement = connection.createStatement()) {
+            for (String sql : TABLES) {
+                statement.execute(sql);
+            }
+        }
+    }
+
+    /** Creates the slots, all at one position, then writes the workload and the fence. */
+    Info create(Workload workload, String... slots) throws SQLException, IOException, InterruptedException {
         Lsn start = Lsn.parse(
-                query("SELECT lsn::text FROM pg_create_logical_replication_slot('" + firstSlot + "', 'pgoutput')"));
-        query("SELECT slot_name::text FROM pg_copy_logical_replication_slot('" + firstSlot + "', '" + secondSlot
-                + "')");
+                query("SELECT lsn::text FROM pg_create_logical_replication_slot('" + slots[0] + "', 'pgoutput')"));
+        for (int i = 1; i < slots.length; i++) {
+            query("SELECT slot_name::text FROM pg_copy_logical_replication_slot('" + slots[0] + "', '" + slots[i]
+                    + "')");
+        }
         long begin = System.nanoTime();
         long transactions;
         long changes;
         if (workload == Workload.PGBENCH) {
-            transactions = pgbench();
+            transactions = pgbench.transactions(server, shape.clients(), shape.jobs(), shape.transactionsPerClient());
             changes = 4 * transactions; // TPC-B: three updates and one insert
         } else {
-            long rows = options.bulkRows() / 1000 * 1000L;
+            long rows = shape.bulkRows() / 1000 * 1000L;
             execute("CALL bulk_fill(" + rows + ")");
             transactions = rows / 1000;
             changes = rows;
         }
         double seconds = (System.nanoTime() - begin) / 1e9;
         long fenceXid;
+        Lsn fenceBound;
         try (Connection connection = server.open();
                 Statement statement = connection.createStatement()) {
             connection.setAutoCommit(false);
             statement.execute("INSERT INTO fence DEFAULT VALUES");
             fenceXid = single(statement, "SELECT (txid_current() % 4294967296)::text")
                     .transform(Long::parseLong);
+            fenceBound = Lsn.parse(single(statement, "SELECT pg_current_wal_insert_lsn()::text"));
             connection.commit();
         }
         Lsn end = Lsn.parse(query("SELECT pg_current_wal_lsn()::text"));
-        return new Info(workload, transactions, changes, start, end, fenceXid, seconds);
+        return new Info(workload, transactions, changes, start, end, fenceXid, fenceBound, seconds);
+    }
+
+    /**
+     * Whether {@code target} holds the fence row: the check that a subscriber's applied position, read where it keeps
+     * it, really means the whole backlog is there (commits apply in order, the fence's last).
+     */
+    static boolean fenceApplied(Connection target) throws SQLException {
+        try (Statement statement = target.createStatement()) {
+            return !single(statement, "SELECT count(*)::text FROM fence").equals("0");
+        }
     }
 
     void dropSlots(String... slots) throws SQLException {
@@ -123,40 +153,6 @@ final class Backlog {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the state of slot " + slot, e);
         }
-    }
-
-    /** Runs {@code pgbench -n -c -j -t}; returns the transactions it reports processed. */
-    private long pgbench() throws IOException, InterruptedException {
-        String output = run(List.of(
-                "-n",
-                "-c",
-                Integer.toString(options.clients()),
-                "-j",
-                Integer.toString(options.jobs()),
-                "-t",
-                Integer.toString(options.transactionsPerClient())));
-        Matcher processed = PROCESSED.matcher(output);
-        if (!processed.find()) {
-            throw new IllegalStateException("pgbench did not report its transactions:\n" + output);
-        }
-        return Long.parseLong(processed.group(1));
-    }
-
-    private String run(List<String> pgbenchArgs) throws IOException, InterruptedException {
-        if (!Files.isExecutable(options.pgbench())) {
-            throw new IllegalStateException(options.pgbench() + " is not there: install Debian's postgresql-client"
-                    + " (apt-get install postgresql-client) or pass --pgbench");
-        }
-        List<String> command = new ArrayList<>(List.of(options.pgbench().toString()));
-        command.addAll(pgbenchArgs);
-        command.addAll(List.of("-h", server.host(), "-p", Integer.toString(server.port()), "-U", server.user()));
-        command.add(server.database());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (process.waitFor() != 0) {
-            throw new IllegalStateException("pgbench failed (" + process.exitValue() + "):\n" + output);
-        }
-        return output;
     }
 
     private void execute(String... statements) throws SQLException {

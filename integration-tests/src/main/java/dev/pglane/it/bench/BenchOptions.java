@@ -3,17 +3,13 @@ package dev.pglane.it.bench;
 import dev.pglane.it.stack.PostgresVersion;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The command line of {@link SourceThroughputBench}.
  *
- * @param transactionsPerClient pgbench's {@code -t}
- * @param bulkRows rows of the bulk backlog (in 1,000-row transactions)
  * @param connector false to measure pg_recvlogical alone (no broker or worker is started)
  * @param connectorSettings changes to the example connector config, e.g. producer overrides
  */
@@ -21,14 +17,9 @@ public record BenchOptions(
         PostgresVersion version,
         int runs,
         List<Workload> workloads,
-        int scale,
-        int clients,
-        int jobs,
-        int transactionsPerClient,
-        int bulkRows,
+        BacklogShape backlog,
         Path outDir,
         Path pluginPath,
-        Path pgbench,
         Path pgRecvlogical,
         boolean connector,
         Map<String, String> connectorSettings) {
@@ -53,48 +44,23 @@ public record BenchOptions(
             "                           producer.override.batch.size=1048576");
 
     public static BenchOptions parse(String[] args) {
-        Map<String, String> values = new HashMap<>();
-        boolean connector = true;
-        Map<String, String> connectorSettings = new LinkedHashMap<>();
-        Iterator<String> words = List.of(args).iterator();
-        while (words.hasNext()) {
-            String option = words.next();
-            if (option.equals("--no-connector")) {
-                connector = false;
-            } else if (option.equals("--connector-setting") && words.hasNext()) {
-                String setting = words.next();
-                int equals = setting.indexOf('=');
-                if (equals < 1) {
-                    throw new IllegalArgumentException("--connector-setting needs KEY=VALUE: " + setting);
-                }
-                connectorSettings.put(setting.substring(0, equals), setting.substring(equals + 1));
-            } else if (option.startsWith("--") && words.hasNext()) {
-                values.put(option, words.next());
-            } else {
-                throw new IllegalArgumentException("unknown option or missing value: " + option + "\n" + USAGE);
-            }
-        }
-        BenchOptions options = new BenchOptions(
-                PostgresVersion.parse(values.getOrDefault("--pg-version", "17")),
-                positive(values, "--runs", 3),
-                workloads(values.getOrDefault("--workload", "pgbench")),
-                positive(values, "--scale", 10),
-                positive(values, "--clients", 8),
-                positive(values, "--jobs", 2),
-                positive(values, "--transactions", 5000),
-                positive(values, "--bulk-rows", 500_000),
-                Path.of(values.getOrDefault("--out", "target/bench")),
-                Path.of(values.getOrDefault("--plugin-path", "integration-tests/target/plugin-path")),
-                Path.of(values.getOrDefault("--pgbench", "/usr/bin/pgbench")),
-                Path.of(values.getOrDefault("--pg-recvlogical", "/usr/bin/pg_recvlogical")),
-                connector,
-                Map.copyOf(connectorSettings));
-        for (String key : values.keySet()) {
-            if (!USAGE.contains("  " + key + " ")) {
-                throw new IllegalArgumentException("unknown option " + key + "\n" + USAGE);
-            }
-        }
-        return options;
+        BenchArgs words = BenchArgs.parse(args, USAGE, Set.of("--no-connector"), Set.of("--connector-setting"));
+        return new BenchOptions(
+                PostgresVersion.parse(words.text("--pg-version", "17")),
+                words.positive("--runs", 3),
+                workloads(words.text("--workload", "pgbench")),
+                new BacklogShape(
+                        words.positive("--scale", 10),
+                        words.positive("--clients", 8),
+                        words.positive("--jobs", 2),
+                        words.positive("--transactions", 5000),
+                        words.positive("--bulk-rows", 500_000),
+                        words.path("--pgbench", "/usr/bin/pgbench")),
+                words.path("--out", "target/bench"),
+                words.path("--plugin-path", "integration-tests/target/plugin-path"),
+                words.path("--pg-recvlogical", "/usr/bin/pg_recvlogical"),
+                !words.flag("--no-connector"),
+                words.settings("--connector-setting"));
     }
 
     private static List<Workload> workloads(String value) {
@@ -106,21 +72,5 @@ public record BenchOptions(
             default -> throw new IllegalArgumentException("--workload must be pgbench, bulk or both: " + value);
         }
         return workloads;
-    }
-
-    private static int positive(Map<String, String> values, String key, int defaultValue) {
-        String value = values.get(key);
-        if (value == null) {
-            return defaultValue;
-        }
-        try {
-            int parsed = Integer.parseInt(value);
-            if (parsed > 0) {
-                return parsed;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new IllegalArgumentException(key + " must be a positive integer: " + value);
     }
 }

@@ -29,17 +29,6 @@ final class BenchReport {
     /** One run: one backlog and what each reader measured on it. */
     record Run(Workload workload, int run, Backlog.Info backlog, List<Measurement> measurements) {}
 
-    /** The median and range of one figure over the runs. */
-    record Spread(double median, double min, double max) {
-        static Spread of(List<Double> values) {
-            double[] sorted =
-                    values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-            int n = sorted.length;
-            double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-            return new Spread(median, sorted[0], sorted[n - 1]);
-        }
-    }
-
     /** One system on one workload over all runs. */
     record Summary(
             Workload workload,

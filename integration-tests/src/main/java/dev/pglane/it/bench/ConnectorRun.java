@@ -17,7 +17,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 /**
  * The pglane source connector, created over REST from {@code config-examples/source-json.json} (JsonConverter with
  * schemas), catching up on a backlog from its slot into Kafka: timed from the connector's creation until the
- * fence transaction's END is on the marker topic.
+ * fence transaction's END is on the marker topic. The connector is deleted after the run; its topics stay until
+ * {@link #deleteTopics}, so a sink can read them.
  */
 final class ConnectorRun {
     static final String SYSTEM = "pglane source -> Kafka (JsonConverter)";
@@ -70,8 +71,8 @@ final class ConnectorRun {
         }
     }
 
-    /** Deletes the connector, waits until its slot is released and deletes its topics (they take GBs). */
-    private void remove(String name, String slot) throws InterruptedException, ExecutionException {
+    /** Deletes the connector and waits until its slot is released. */
+    private void remove(String name, String slot) throws InterruptedException {
         rest.deleteConnector(name);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (Backlog.slotActive(server, slot)) {
@@ -80,6 +81,10 @@ final class ConnectorRun {
             }
             Thread.sleep(200);
         }
+    }
+
+    /** Deletes the topics that the connector named {@code name} wrote (they take GBs). */
+    void deleteTopics(String name) throws InterruptedException, ExecutionException {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             Set<String> topics = admin.listTopics().names().get().stream()
                     .filter(topic -> topic.startsWith(name + "."))

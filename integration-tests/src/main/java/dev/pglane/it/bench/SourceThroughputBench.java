@@ -3,15 +3,10 @@ package dev.pglane.it.bench;
 import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.KafkaNode;
 import dev.pglane.it.stack.PostgresNode;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,42 +26,21 @@ public final class SourceThroughputBench {
 
     private SourceThroughputBench() {}
 
-    public static void main(String[] args) throws Exception {
-        if (List.of(args).contains("--help")) {
-            System.out.println("usage: ./pglane-local bench-source [options]\n" + BenchOptions.USAGE);
-            return;
-        }
-        BenchOptions options;
-        try {
-            options = BenchOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("bench-source: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
-        Path workDir = Files.createTempDirectory("pglane-bench-");
-        try {
+    public static void main(String[] args) {
+        BenchLauncher.launch("bench-source", BenchOptions.USAGE, args, BenchOptions::parse, (options, workDir) -> {
             System.out.println(run(options, workDir));
             System.out.println("report: " + options.outDir().resolve("source-report.json") + " and .md");
-        } finally {
-            deleteRecursively(workDir);
-        }
-        System.exit(0);
+            return 0;
+        });
     }
 
     private static String run(BenchOptions options, Path workDir) throws Exception {
-        Map<String, String> settings = Map.of(
-                "shared_buffers", "512MB",
-                "synchronous_commit", "off",
-                "autovacuum", "off",
-                "max_wal_size", "4GB");
-        try (PostgresNode server = PostgresNode.start(
-                        "bench-source", options.version(), workDir, PostgresNode.WalLevel.LOGICAL, settings);
+        try (PostgresNode server = BenchServers.source("bench-source", options.version(), workDir, 2);
                 KafkaNode kafka = options.connector() ? KafkaNode.start(workDir) : null;
                 ConnectNode connect = options.connector()
                         ? ConnectNode.start(kafka.bootstrapServers(), options.pluginPath())
                         : null) {
-            Backlog backlog = new Backlog(server, options);
+            Backlog backlog = new Backlog(server, options.backlog());
             backlog.prepare();
             RecvLogicalRun recvLogical = new RecvLogicalRun(server, options.pgRecvlogical());
             ConnectorRun connector = connect == null
@@ -94,6 +68,7 @@ public final class SourceThroughputBench {
                     if (connector != null) {
                         String name = "bench_" + workload.label() + "_" + run;
                         measured.add(logged(connector.measure(SECOND_SLOT, info, name)));
+                        connector.deleteTopics(name);
                     }
                     if (!recvFirst) {
                         measured.add(logged(recvLogical.measure(FIRST_SLOT, info, protocol)));
@@ -126,27 +101,20 @@ public final class SourceThroughputBench {
     private static String environment(BenchOptions o, PostgresNode server) {
         return String.format(
                 Locale.ROOT,
-                "PostgreSQL %s (shared_buffers 512MB, synchronous_commit off, autovacuum off); %d cores;"
+                "PostgreSQL %s (%s); %d cores;"
                         + " pgbench -i -s %d, then -c %d -j %d -t %d per run; bulk %d rows in 1,000-row transactions;"
                         + " connector: config-examples/source-json.json (JsonConverter, schemas on), Kafka and Connect"
                         + " in the benchmark's JVM (its CPU counts the broker too); each run on a fresh backlog"
                         + " after two slots at the same position (pg_copy_logical_replication_slot);"
                         + " connector settings changed: %s.",
                 server.serverVersion(),
+                BenchServers.TUNING,
                 Runtime.getRuntime().availableProcessors(),
-                o.scale(),
-                o.clients(),
-                o.jobs(),
-                o.transactionsPerClient(),
-                o.bulkRows(),
+                o.backlog().scale(),
+                o.backlog().clients(),
+                o.backlog().jobs(),
+                o.backlog().transactionsPerClient(),
+                o.backlog().bulkRows(),
                 o.connectorSettings().isEmpty() ? "none" : o.connectorSettings());
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        }
     }
 }

@@ -48,8 +48,8 @@ final class ThreadCpu {
     }
 
     /**
-     * pglane's own threads are named {@code pglane-<connector>-<role>}; Connect runs {@code poll()}, the converters
-     * and {@code producer.send} on the task thread; the producer's I/O has its own thread; the rest is the broker,
+     * pglane's own threads are named {@code pglane-<connector>-<role>}; Connect runs the converters and a source's
+     * {@code poll()} and {@code producer.send}, or a sink's consumer poll and {@code put()}, on the task thread; the producer's I/O has its own thread; the rest is the broker,
      * the worker's housekeeping and this benchmark.
      */
     private static String group(String name) {
@@ -58,7 +58,7 @@ final class ThreadCpu {
             return "pglane " + role.substring(role.lastIndexOf('-') + 1);
         }
         if (name.startsWith("task-thread-")) {
-            return "connect task thread (poll, converters, send)";
+            return "connect task thread (converters; source: poll, send; sink: put)";
         }
         if (name.startsWith("kafka-producer-network-thread")) {
             return "producer network thread";

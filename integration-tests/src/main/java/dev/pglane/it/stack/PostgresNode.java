@@ -155,13 +155,27 @@ public final class PostgresNode implements AutoCloseable {
     }
 
     public String jdbcUrl(String user, String password) {
+        return jdbcUrl(database(), user, password);
+    }
+
+    /** Like {@link #jdbcUrl()}, for another database of this server. */
+    public String jdbcUrlOf(String database) {
+        return jdbcUrl(database, user(), password());
+    }
+
+    private String jdbcUrl(String database, String user, String password) {
         return String.format(
-                "jdbc:postgresql://%s:%d/%s?user=%s&password=%s", host(), port(), database(), user, password);
+                "jdbc:postgresql://%s:%d/%s?user=%s&password=%s", host(), port(), database, user, password);
     }
 
     /** A new superuser connection; the caller closes it. */
     public Connection open() throws SQLException {
         return DriverManager.getConnection(jdbcUrl());
+    }
+
+    /** A new superuser connection to another database of this server; the caller closes it. */
+    public Connection open(String database) throws SQLException {
+        return DriverManager.getConnection(jdbcUrlOf(database));
     }
 
     /** The server's {@code server_version}, e.g. {@code 17.6}. */

@@ -1,0 +1,72 @@
+package dev.pglane.it.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code report.json}, the machine-readable report of all benchmark stages in the shape issue #6 defines: one entry
+ * per measured run, {@code {"backlog", "stage", "system", "workers", "seconds", "tx_per_s", "changes_per_s",
+ * "cpu_s": {"source_pg", "target_pg", "connect"}}} (plus {@code run}, the repetition), so anyone can recompute the
+ * ratios. A CPU figure is null for a part the run did not involve.
+ *
+ * <p>Each benchmark replaces the entries of the stage and backlog it measured and keeps every other entry as it was,
+ * so the stages can be run one at a time.
+ */
+final class SuiteReport {
+    static final String FILE = "report.json";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private SuiteReport() {}
+
+    /** Writes {@code dir/report.json} with {@code measured} in place of earlier entries of {@code stage} on {@code backlog}. */
+    static Path merge(Path dir, String backlog, String stage, List<CatchUpMeasurement> measured) throws IOException {
+        Path file = dir.resolve(FILE);
+        ObjectNode root = Files.exists(file) ? (ObjectNode) JSON.readTree(file.toFile()) : JSON.createObjectNode();
+        ArrayNode runs = JSON.createArrayNode();
+        for (JsonNode entry : root.path("runs")) {
+            if (!(entry.path("stage").asText().equals(stage)
+                    && entry.path("backlog").asText().equals(backlog))) {
+                runs.add(entry);
+            }
+        }
+        for (CatchUpMeasurement m : measured) {
+            runs.add(entry(backlog, stage, m));
+        }
+        root.set("runs", runs);
+        Files.createDirectories(dir);
+        JSON.writeValue(file.toFile(), root);
+        return file;
+    }
+
+    private static ObjectNode entry(String backlog, String stage, CatchUpMeasurement m) {
+        ObjectNode entry = JSON.createObjectNode();
+        entry.put("backlog", backlog);
+        entry.put("stage", stage);
+        entry.put("system", m.system());
+        entry.put("workers", m.workers());
+        entry.put("run", m.run());
+        entry.put("seconds", round(m.seconds()));
+        entry.put("tx_per_s", round(m.transactionsPerSecond()));
+        entry.put("changes_per_s", round(m.changesPerSecond()));
+        ObjectNode cpu = entry.putObject("cpu_s");
+        cpu.put("source_pg", round(m.sourcePgCpu()));
+        cpu.put("target_pg", round(m.targetPgCpu()));
+        if (m.connectCpu() == null) {
+            cpu.putNull("connect");
+        } else {
+            cpu.put("connect", round(m.connectCpu()));
+        }
+        return entry;
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+}

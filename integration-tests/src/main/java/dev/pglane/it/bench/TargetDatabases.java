@@ -1,0 +1,65 @@
+package dev.pglane.it.bench;
+
+import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.verify.ComparisonReport;
+import dev.pglane.it.verify.DatabaseComparator;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The databases that subscribers apply a backlog to, on the target server: a template holding the source's state at
+ * the slots' position, and one fresh copy of it per run ({@code CREATE DATABASE ... TEMPLATE}), so that every run
+ * starts from the same rows and no run sees another's work.
+ */
+final class TargetDatabases {
+    private static final String TEMPLATE = "bench_initial";
+
+    private final PostgresNode source;
+    private final PostgresNode target;
+
+    TargetDatabases(PostgresNode source, PostgresNode target) {
+        this.source = source;
+        this.target = target;
+    }
+
+    /**
+     * Creates the template with {@link Backlog#createTables} and checks that it equals the source, which must still
+     * be at its initial state (no backlog written yet): pgbench's initial rows depend only on the scale, and this
+     * check makes sure of it.
+     */
+    void createTemplate(Backlog backlog) throws SQLException, IOException, InterruptedException {
+        execute("CREATE DATABASE " + TEMPLATE);
+        backlog.createTables(target, TEMPLATE);
+        ComparisonReport report = compare(TEMPLATE);
+        if (!report.isEqual()) {
+            throw new IllegalStateException(
+                    "the target's initial state differs from the source's:\n" + report.summary());
+        }
+    }
+
+    /** A new database holding the initial state; {@link #drop} removes it. */
+    void createFromTemplate(String database) throws SQLException {
+        // FILE_COPY copies the files after a checkpoint; 15's default, WAL_LOG, writes the whole copy to the WAL
+        boolean hasStrategy = Integer.parseInt(target.serverVersion().split("\\.")[0]) >= 15;
+        execute("CREATE DATABASE " + database + " TEMPLATE " + TEMPLATE + (hasStrategy ? " STRATEGY FILE_COPY" : ""));
+    }
+
+    /** The source's published tables against {@code database}'s. */
+    ComparisonReport compare(String database) throws SQLException {
+        return new DatabaseComparator(source.jdbcUrl(), target.jdbcUrlOf(database)).compare();
+    }
+
+    /** Drops {@code database}, closing any session still in it (a deleted connector's, for one). */
+    void drop(String database) throws SQLException {
+        execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (Connection connection = target.open();
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+}
