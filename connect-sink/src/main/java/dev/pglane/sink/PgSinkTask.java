@@ -42,6 +42,8 @@ public final class PgSinkTask extends SinkTask {
     private final OffsetLedger ledger = new OffsetLedger();
     /** Submitted transactions not yet committed, by apply sequence; their changes are freed on commit. */
     private final NavigableMap<Long, SourceTransaction> inFlight = new TreeMap<>();
+    /** Heap bytes of the in-flight transactions' changes (spilled ones are on disk). */
+    private long inFlightBytes;
 
     private TransactionAssembler assembler;
     private ApplyPipeline pipeline;
@@ -119,14 +121,22 @@ public final class PgSinkTask extends SinkTask {
             long sequence = pipeline.submit(tx);
             ledger.released(sequence, tx.firstOffsets());
             inFlight.put(sequence, tx);
+            inFlightBytes += heapBytes(tx);
         }
         freeCommitted();
     }
 
     private void freeCommitted() {
         NavigableMap<Long, SourceTransaction> committed = inFlight.headMap(pipeline.committedSequence(), true);
-        committed.values().forEach(tx -> tx.changes().close());
+        for (SourceTransaction tx : committed.values()) {
+            inFlightBytes -= heapBytes(tx);
+            tx.changes().close();
+        }
         committed.clear();
+    }
+
+    private static long heapBytes(SourceTransaction tx) {
+        return tx.changes().spilled() ? 0L : tx.changes().sizeBytes();
     }
 
     private void checkPipeline() {
@@ -215,6 +225,7 @@ public final class PgSinkTask extends SinkTask {
     private void closeHeldState() {
         inFlight.values().forEach(tx -> tx.changes().close());
         inFlight.clear();
+        inFlightBytes = 0;
         ledger.clear();
         if (assembler != null) {
             assembler.close();
@@ -227,10 +238,6 @@ public final class PgSinkTask extends SinkTask {
      * is released it keeps reading and spills instead.
      */
     private void applyBackpressure() {
-        long inFlightBytes = inFlight.values().stream()
-                .filter(tx -> !tx.changes().spilled())
-                .mapToLong(tx -> tx.changes().sizeBytes())
-                .sum();
         boolean over = inFlightBytes + assembler.bufferedBytes() > config.bufferMaxBytes()
                 || inFlight.size() >= config.bufferMaxTransactions();
         if (!paused && over && !inFlight.isEmpty()) {

@@ -8,13 +8,16 @@ import java.util.function.BooleanSupplier;
 
 /**
  * What the scheduler's threads coordinate on: the submitted transactions no worker has taken yet, the
- * committed sequence, the first failure and the stop request. One lock and one condition, signalled
- * on every change: with a handful of workers waking them all is cheap, and every wait reads as one
- * loop over a plain predicate.
+ * committed sequence, the first failure and the stop request. One lock, and one condition per kind
+ * of wait, so that a commit wakes only the workers waiting on commits, a new transaction one idle
+ * worker, and the deadlock watchdog's timed wait nothing but a halt. Every wait reads as one loop over
+ * a plain predicate.
  */
 final class CommitSequence {
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
+    private final Condition queued = lock.newCondition();
+    private final Condition progressed = lock.newCondition();
+    private final Condition halting = lock.newCondition();
     private final ArrayDeque<ScheduledTransaction> queue = new ArrayDeque<>();
     private long submitted;
     private volatile long committed;
@@ -22,10 +25,14 @@ final class CommitSequence {
     private volatile boolean stopped;
 
     void enqueue(ScheduledTransaction job) {
-        change(() -> {
+        lock.lock();
+        try {
             submitted = job.sequence();
             queue.add(job);
-        });
+            queued.signal();
+        } finally {
+            lock.unlock();
+        }
     }
 
     long submitted() {
@@ -55,7 +62,7 @@ final class CommitSequence {
         lock.lock();
         try {
             while (!halted() && queue.isEmpty()) {
-                changed.await();
+                queued.await();
             }
             return halted() ? null : queue.poll();
         } finally {
@@ -73,7 +80,7 @@ final class CommitSequence {
         lock.lock();
         try {
             while (!halted() && committed < sequence && !abandon.getAsBoolean()) {
-                changed.await();
+                progressed.await();
             }
             return !halted() && committed >= sequence;
         } finally {
@@ -81,18 +88,18 @@ final class CommitSequence {
         }
     }
 
-    /** Wakes every waiter to re-check its predicate (an abandon flag changed). */
+    /** Wakes the workers waiting on commits to re-check their predicates (an abandon flag changed). */
     void wake() {
-        change(() -> {});
+        signalProgress(() -> {});
     }
 
     void markCommitted(long sequence) {
-        change(() -> committed = sequence);
+        signalProgress(() -> committed = sequence);
     }
 
     /** Stores {@code cause} unless a failure is stored already, and halts. */
     void fail(RuntimeException cause) {
-        change(() -> {
+        halt(() -> {
             if (failure == null) {
                 failure = cause;
             }
@@ -100,7 +107,7 @@ final class CommitSequence {
     }
 
     void stop() {
-        change(() -> stopped = true);
+        halt(() -> stopped = true);
     }
 
     /**
@@ -112,7 +119,7 @@ final class CommitSequence {
         lock.lock();
         try {
             while (!halted() && committed < submitted && remaining > 0) {
-                remaining = changed.awaitNanos(remaining);
+                remaining = progressed.awaitNanos(remaining);
             }
             return committed >= submitted || failure != null;
         } finally {
@@ -126,7 +133,7 @@ final class CommitSequence {
         lock.lock();
         try {
             while (!halted() && remaining > 0) {
-                remaining = changed.awaitNanos(remaining);
+                remaining = halting.awaitNanos(remaining);
             }
             return halted();
         } finally {
@@ -134,12 +141,25 @@ final class CommitSequence {
         }
     }
 
-    /** Applies {@code update} under the lock and wakes every waiter. */
-    private void change(Runnable update) {
+    /** Applies {@code update} under the lock and wakes the waiters on commits. */
+    private void signalProgress(Runnable update) {
         lock.lock();
         try {
             update.run();
-            changed.signalAll();
+            progressed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Applies {@code update} (which halts) under the lock and wakes every waiter of every kind. */
+    private void halt(Runnable update) {
+        lock.lock();
+        try {
+            update.run();
+            queued.signalAll();
+            progressed.signalAll();
+            halting.signalAll();
         } finally {
             lock.unlock();
         }
