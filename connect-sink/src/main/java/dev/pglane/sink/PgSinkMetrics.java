@@ -164,7 +164,7 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
 
     @Override
     public void spilled(long xid, long bytes) {
-        log.info("Transaction xid {} exceeds the buffer; spilled {} bytes to disk", xid, bytes);
+        log.debug("Transaction xid {} exceeds the buffer; spilled {} bytes to disk", xid, bytes);
         record(spills, 1);
     }
 

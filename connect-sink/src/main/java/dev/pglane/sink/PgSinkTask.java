@@ -48,7 +48,7 @@ public final class PgSinkTask extends SinkTask {
     private TransactionAssembler assembler;
     private ApplyPipeline pipeline;
     private long durableSequence;
-    private boolean paused;
+    private Backpressure backpressure;
 
     @Override
     public String version() {
@@ -62,6 +62,7 @@ public final class PgSinkTask extends SinkTask {
         decoder = new SinkRecordDecoder(config.markerTopic());
         messagesTopic = TopicNames.perTable(config.sourceTopicPrefix()).messagesTopic();
         metrics = PgSinkMetrics.create(context);
+        backpressure = new Backpressure(config.bufferMaxBytes(), config.bufferMaxTransactions());
         log.info("pglane sink {} starting: {} apply workers", sinkName, config.applyWorkers());
     }
 
@@ -232,28 +233,20 @@ public final class PgSinkTask extends SinkTask {
         }
     }
 
-    /**
-     * While released transactions wait for the workers, nothing new is needed to make progress, so
-     * every partition may pause. The assembler itself never waits for a paused partition: when nothing
-     * is released it keeps reading and spills instead.
-     */
     private void applyBackpressure() {
-        boolean over = inFlightBytes + assembler.bufferedBytes() > config.bufferMaxBytes()
-                || inFlight.size() >= config.bufferMaxTransactions();
-        if (!paused && over && !inFlight.isEmpty()) {
-            context.pause(context.assignment().toArray(TopicPartition[]::new));
-            paused = true;
-            metrics.paused(true);
-        } else if (paused
-                && (inFlight.size() < config.bufferMaxTransactions() / 2 || inFlight.isEmpty())
-                && inFlightBytes + assembler.bufferedBytes() < config.bufferMaxBytes() / 2) {
-            resumeAll();
+        switch (backpressure.update(inFlight.size(), inFlightBytes + assembler.bufferedBytes())) {
+            case PAUSE -> {
+                context.pause(context.assignment().toArray(TopicPartition[]::new));
+                metrics.paused(true);
+            }
+            case RESUME -> resumeAll();
+            case NONE -> {}
         }
     }
 
     private void resumeAll() {
         context.resume(context.assignment().toArray(TopicPartition[]::new));
-        paused = false;
+        backpressure.resumed();
         metrics.paused(false);
     }
 
