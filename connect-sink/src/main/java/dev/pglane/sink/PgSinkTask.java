@@ -234,13 +234,12 @@ public final class PgSinkTask extends SinkTask {
     }
 
     private void applyBackpressure() {
-        switch (backpressure.update(inFlight.size(), inFlightBytes + assembler.bufferedBytes())) {
-            case PAUSE -> {
-                context.pause(context.assignment().toArray(TopicPartition[]::new));
-                metrics.paused(true);
-            }
-            case RESUME -> resumeAll();
-            case NONE -> {}
+        Backpressure.Change change = backpressure.update(inFlight.size(), inFlightBytes + assembler.bufferedBytes());
+        if (change == Backpressure.Change.PAUSE) {
+            context.pause(context.assignment().toArray(TopicPartition[]::new));
+            metrics.paused(true);
+        } else if (change == Backpressure.Change.RESUME) {
+            resumeAll();
         }
     }
 
