@@ -1,19 +1,14 @@
 package dev.pglane.it.bench;
 
 import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.workload.Pgbench;
 import dev.pglane.wire.Lsn;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * WAL for the readers to catch up on: two logical slots at the same position, then a pgbench or bulk workload
@@ -24,7 +19,6 @@ import java.util.regex.Pattern;
  */
 final class Backlog {
     static final String PUBLICATION = "bench";
-    private static final Pattern PROCESSED = Pattern.compile("number of transactions actually processed: (\\d+)");
 
     /**
      * One backlog.
@@ -49,15 +43,17 @@ final class Backlog {
 
     private final PostgresNode server;
     private final BenchOptions options;
+    private final Pgbench pgbench;
 
     Backlog(PostgresNode server, BenchOptions options) {
         this.server = server;
         this.options = options;
+        this.pgbench = Pgbench.of(options.pgbench(), server);
     }
 
     /** Tables, the publication and the bulk procedure; pgbench's tables at the configured scale. */
     void prepare() throws SQLException, IOException, InterruptedException {
-        run(List.of("-i", "-q", "-s", Integer.toString(options.scale())));
+        pgbench.init(options.scale());
         execute(
                 "CREATE TABLE bulk_rows (id bigserial PRIMARY KEY, n integer, note text)",
                 "CREATE TABLE fence (id bigserial PRIMARY KEY)",
@@ -81,7 +77,7 @@ final class Backlog {
         long transactions;
         long changes;
         if (workload == Workload.PGBENCH) {
-            transactions = pgbench();
+            transactions = pgbench.runTransactions(options.clients(), options.jobs(), options.transactionsPerClient());
             changes = 4 * transactions; // TPC-B: three updates and one insert
         } else {
             long rows = options.bulkRows() / 1000 * 1000L;
@@ -123,40 +119,6 @@ final class Backlog {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the state of slot " + slot, e);
         }
-    }
-
-    /** Runs {@code pgbench -n -c -j -t}; returns the transactions it reports processed. */
-    private long pgbench() throws IOException, InterruptedException {
-        String output = run(List.of(
-                "-n",
-                "-c",
-                Integer.toString(options.clients()),
-                "-j",
-                Integer.toString(options.jobs()),
-                "-t",
-                Integer.toString(options.transactionsPerClient())));
-        Matcher processed = PROCESSED.matcher(output);
-        if (!processed.find()) {
-            throw new IllegalStateException("pgbench did not report its transactions:\n" + output);
-        }
-        return Long.parseLong(processed.group(1));
-    }
-
-    private String run(List<String> pgbenchArgs) throws IOException, InterruptedException {
-        if (!Files.isExecutable(options.pgbench())) {
-            throw new IllegalStateException(options.pgbench() + " is not there: install Debian's postgresql-client"
-                    + " (apt-get install postgresql-client) or pass --pgbench");
-        }
-        List<String> command = new ArrayList<>(List.of(options.pgbench().toString()));
-        command.addAll(pgbenchArgs);
-        command.addAll(List.of("-h", server.host(), "-p", Integer.toString(server.port()), "-U", server.user()));
-        command.add(server.database());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (process.waitFor() != 0) {
-            throw new IllegalStateException("pgbench failed (" + process.exitValue() + "):\n" + output);
-        }
-        return output;
     }
 
     private void execute(String... statements) throws SQLException {

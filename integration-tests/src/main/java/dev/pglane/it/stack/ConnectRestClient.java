@@ -75,6 +75,15 @@ public final class ConnectRestClient {
         send("PUT", "connectors/" + encode(name) + "/config", config);
     }
 
+    /** {@code GET /connectors/{name}/config}: the connector's config as it was put. */
+    public Map<String, String> connectorConfig(String name) {
+        Map<String, String> config = new LinkedHashMap<>();
+        send("GET", "connectors/" + encode(name) + "/config", null)
+                .properties()
+                .forEach(entry -> config.put(entry.getKey(), entry.getValue().asText()));
+        return config;
+    }
+
     /** {@code GET /connectors/{name}/status}. */
     public ConnectorStatus status(String name) {
         JsonNode status = send("GET", "connectors/" + encode(name) + "/status", null);
