@@ -102,6 +102,16 @@ public final class ConnectRestClient {
         send("POST", "connectors/" + encode(name) + "/tasks/" + task + "/restart", null);
     }
 
+    /** {@code PUT /connectors/{name}/pause}: the tasks stop taking records until {@link #resume}. */
+    public void pause(String name) {
+        send("PUT", "connectors/" + encode(name) + "/pause", null);
+    }
+
+    /** {@code PUT /connectors/{name}/resume}. */
+    public void resume(String name) {
+        send("PUT", "connectors/" + encode(name) + "/resume", null);
+    }
+
     /** {@code DELETE /connectors/{name}}. */
     public void deleteConnector(String name) {
         send("DELETE", "connectors/" + encode(name), null);

@@ -59,8 +59,28 @@ public final class WorkloadSchema {
                 "ALTER TABLE " + table("events_nopk") + " REPLICA IDENTITY FULL",
                 "CREATE TABLE " + table("counters") + " (id integer PRIMARY KEY, n bigint NOT NULL)",
                 "CREATE TABLE " + table("ledger") + " (id bigserial, client integer, amount integer)",
+                // insert-only; FULL only keeps the source from warning that its updates could not be replicated
+                "ALTER TABLE " + table("ledger") + " REPLICA IDENTITY FULL",
                 "CREATE TABLE " + table("blobs") + " (id bigint PRIMARY KEY, body text)",
                 "ALTER TABLE " + table("blobs") + " ALTER COLUMN body SET STORAGE EXTERNAL");
+    }
+
+    /** Every table, {@code schema.table}, each after the tables it references. */
+    public List<String> tables() {
+        return List.of(
+                        "items",
+                        "docs",
+                        "typed",
+                        "parent",
+                        "child",
+                        "scratch",
+                        "events_nopk",
+                        "counters",
+                        "ledger",
+                        "blobs")
+                .stream()
+                .map(this::table)
+                .toList();
     }
 
     /** The counters' rows; the first transaction of a run, so that a sink started before it receives them. */
