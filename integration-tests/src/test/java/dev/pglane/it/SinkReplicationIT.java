@@ -83,10 +83,11 @@ class SinkReplicationIT {
             long pgbenchCommitted = join(pgbenchRun);
 
             CatchUp.Result caughtUp = run.awaitCatchUp(CATCH_UP);
+            // each pgbench transaction changes rows, and so do the type rows' and the large one
             assertTrue(
-                    caughtUp.committed().transactions() > pgbenchCommitted + mixed.committed() / 2,
-                    "the source committed pgbench's " + pgbenchCommitted + " and the mixed workload's "
-                            + mixed.committed() + " transactions, but the markers tell " + caughtUp.committed());
+                    caughtUp.committed().transactions() >= pgbenchCommitted + 2,
+                    "pgbench committed " + pgbenchCommitted + " transactions (the mixed workload " + mixed
+                            + "), but the markers tell " + caughtUp.committed());
             assertEqual(run.compare());
             assertProgressAtLastTransaction(run, caughtUp);
         }
@@ -100,7 +101,7 @@ class SinkReplicationIT {
         PostgresNode source = servers.of(version);
         PostgresNode target = servers.targetOf(version);
         String name = "deadlock_pg" + version.major();
-        String tables = "CREATE TABLE " + name + ".a (id integer PRIMARY KEY, v text);" + " CREATE TABLE " + name
+        String tables = "CREATE TABLE " + name + ".a (id integer PRIMARY KEY, v text); CREATE TABLE " + name
                 + ".b (id integer PRIMARY KEY, v text)";
         SqlSession.execute(source, "CREATE SCHEMA " + name, tables);
         SqlSession.execute(target, "CREATE SCHEMA " + name, tables);
