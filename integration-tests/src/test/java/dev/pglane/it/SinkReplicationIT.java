@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Each story runs on every major of the matrix, its tables in a schema of its own on servers and a worker the
  * stories share.
  */
-@Timeout(value = 900, unit = TimeUnit.SECONDS)
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class SinkReplicationIT {
     private static final Duration CATCH_UP = Duration.ofSeconds(180);
     private static final long LARGE_TRANSACTION_BYTES = 20L << 20;
