@@ -83,13 +83,13 @@ class CatchUpIT {
                     PROGRESS_TABLE);
 
             writeProgress(target, beforeLast);
-            IllegalStateException early =
-                    assertThrows(IllegalStateException.class, () -> new CatchUp(pipeline).await(Duration.ofSeconds(5)));
+            IllegalStateException early = assertThrows(
+                    IllegalStateException.class, () -> new CatchUp(pipeline, () -> {}).await(Duration.ofSeconds(5)));
             assertTrue(early.getMessage().contains("has not caught up"), early.getMessage());
             assertTrue(early.getMessage().contains(last.endLsn().toString()), early.getMessage());
 
             writeProgress(target, last);
-            CatchUp.Result caughtUp = new CatchUp(pipeline).await(Duration.ofSeconds(60));
+            CatchUp.Result caughtUp = new CatchUp(pipeline, () -> {}).await(Duration.ofSeconds(60));
             assertEquals(last.endLsn(), caughtUp.committed().lastChangeEnd());
             assertEquals(last.endLsn(), caughtUp.progress().endLsn());
             assertEquals(last.xid(), caughtUp.progress().xid());

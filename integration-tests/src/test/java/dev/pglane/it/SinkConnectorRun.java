@@ -100,7 +100,8 @@ final class SinkConnectorRun implements AutoCloseable {
 
     /** Waits until the sink has applied what the source committed so far ({@link CatchUp}). */
     CatchUp.Result awaitCatchUp(Duration timeout) throws SQLException {
-        return new CatchUp(pipeline).await(timeout);
+        return CatchUp.unlessFailed(pipeline, worker.rest(), source.topicPrefix())
+                .await(timeout);
     }
 
     /** The sink's progress row now. */

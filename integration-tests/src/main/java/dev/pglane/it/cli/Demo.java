@@ -65,7 +65,7 @@ final class Demo {
             try (LagSampler lag = LagSampler.start(pipeline)) {
                 runWorkloads(stack.source(), pgbench, mixed);
                 Instant workloadEnd = Instant.now();
-                caughtUp = awaitCatchUp(pipeline);
+                caughtUp = awaitCatchUp(stack, pipeline);
                 if (caughtUp == null) {
                     return PglaneLocal.EXIT_FAILURE;
                 }
@@ -126,13 +126,15 @@ final class Demo {
         }
     }
 
-    private CatchUp.Result awaitCatchUp(Pipeline pipeline) throws Exception {
+    private CatchUp.Result awaitCatchUp(LocalStack stack, Pipeline pipeline) throws Exception {
         Duration timeout = options.duration().multipliedBy(4);
         if (timeout.compareTo(MIN_CATCH_UP) < 0) {
             timeout = MIN_CATCH_UP;
         }
         try {
-            return new CatchUp(pipeline).await(timeout);
+            return CatchUp.unlessFailed(
+                            pipeline, stack.rest(), stack.endpoints().sourceConnector())
+                    .await(timeout);
         } catch (IllegalStateException e) {
             report.failed("the sink did not catch up", e);
             return null;

@@ -131,14 +131,16 @@ public final class PglaneLocal {
 
     /** Waits until the sink has applied what the source had committed; false (and why, printed) if it did not. */
     private static boolean awaitCatchUp(Endpoints endpoints, Duration timeout) throws SQLException {
+        ConnectRestClient rest = new ConnectRestClient(endpoints.connectRestUrl());
         Pipeline pipeline;
         try {
-            pipeline = Pipeline.ofStack(endpoints, new ConnectRestClient(endpoints.connectRestUrl()));
+            pipeline = Pipeline.ofStack(endpoints, rest);
         } catch (IllegalStateException e) {
             throw new UsageException("cannot wait for the sink: " + e.getMessage());
         }
         try {
-            CatchUp.Result result = new CatchUp(pipeline).await(timeout);
+            CatchUp.Result result = CatchUp.unlessFailed(pipeline, rest, endpoints.sourceConnector())
+                    .await(timeout);
             System.out.printf(
                     "caught up in %.1f s: %s; the sink's progress: %s%n",
                     result.waited().toMillis() / 1000.0, result.committed(), result.progress());

@@ -1,6 +1,8 @@
 package dev.pglane.it.pipeline;
 
 import dev.pglane.it.kafka.TopicReader;
+import dev.pglane.it.stack.ConnectRestClient;
+import dev.pglane.it.stack.ConnectorStatus;
 import dev.pglane.wire.Lsn;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -42,9 +44,29 @@ public final class CatchUp {
     public record Result(Lsn sourceLsn, CommittedTransactions committed, Progress progress, Duration waited) {}
 
     private final Pipeline pipeline;
+    private final Runnable failFast;
 
-    public CatchUp(Pipeline pipeline) {
+    /**
+     * @param failFast run at every poll; throws to end the wait at once, e.g. when a connector has failed and
+     *     waiting on could only time out
+     */
+    public CatchUp(Pipeline pipeline, Runnable failFast) {
         this.pipeline = pipeline;
+        this.failFast = failFast;
+    }
+
+    /**
+     * A wait that ends at once, with Connect's trace, when either connector or its task has failed.
+     */
+    public static CatchUp unlessFailed(Pipeline pipeline, ConnectRestClient rest, String sourceConnector) {
+        return new CatchUp(pipeline, () -> {
+            for (String connector : new String[] {sourceConnector, pipeline.sinkName()}) {
+                ConnectorStatus status = rest.status(connector);
+                if (status.hasFailed()) {
+                    throw new IllegalStateException("waiting for the sink to catch up, but " + status.describe());
+                }
+            }
+        });
     }
 
     /**
@@ -126,7 +148,8 @@ public final class CatchUp {
         return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
     }
 
-    private static void pause() {
+    private void pause() {
+        failFast.run();
         try {
             Thread.sleep(POLL.toMillis());
         } catch (InterruptedException e) {
