@@ -65,7 +65,7 @@ class SinkReplicationIT {
         createTypes(target);
         workload.createTables();
         SqlSession.execute(source, TypeCases.createTable(name + ".every_type", cases));
-        SqlSession.execute(target, "CREATE SCHEMA " + name);
+        SqlSession.execute(target, "CREATE SCHEMA " + name); // for pgbench's tables; the sink creates the others
         Pgbench pgbench = initPgbench(name, source, target);
 
         try (SinkConnectorRun run = SinkConnectorRun.start(
@@ -137,8 +137,7 @@ class SinkReplicationIT {
         PostgresNode target = servers.targetOf(version);
         String name = "sink_restart_pg" + version.major();
         ChangeWorkload workload = new ChangeWorkload(source.jdbcUrl(), new WorkloadSchema(name));
-        workload.createTables();
-        SqlSession.execute(target, "CREATE SCHEMA " + name);
+        workload.createTables(); // on the source only: the sink creates the schema and its tables
 
         try (SinkConnectorRun run =
                 SinkConnectorRun.start(worker, source, target, name, Map.of("apply.workers", "4"))) {
