@@ -152,6 +152,11 @@ public final class PgSinkConfig extends AbstractConfig {
         return DatabaseSettings.endpoint(this::get);
     }
 
+    /** The source's topic prefix: it names the source server in the progress store. */
+    public String sourceTopicPrefix() {
+        return getString(SOURCE_TOPIC_PREFIX);
+    }
+
     /** The source's marker topic, which the sink must consume besides the change topics. */
     public String markerTopic() {
         return TopicNames.perTable(getString(SOURCE_TOPIC_PREFIX)).transactionsTopic();

@@ -1,16 +1,53 @@
 package dev.pglane.sink;
 
+import dev.pglane.connect.database.SqlStateClass;
+import dev.pglane.sink.assemble.AssemblerSettings;
+import dev.pglane.sink.assemble.SourceTransaction;
+import dev.pglane.sink.assemble.TransactionAssembler;
+import dev.pglane.sink.progress.OffsetLedger;
+import dev.pglane.wire.TopicNames;
+import java.sql.SQLException;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The sink task, the apply leader. The apply pipeline (assembler, scheduler, workers) is not built
- * yet, so the task fails at start with a clear message rather than consuming and dropping records.
+ * The sink task, the apply leader: it feeds what Connect delivers to the {@link TransactionAssembler},
+ * hands complete transactions to the {@link ApplyPipeline} in commit order, holds consumer offsets
+ * behind what is durable on the target, and pauses its partitions while the workers are behind.
+ *
+ * <p>When the target connection is lost, the pipeline is thrown away and Connect is told to retry;
+ * the next {@code put()} opens a new one, reads the applied position again and rewinds every partition
+ * to the oldest record not durable on the target, so whatever the lost sessions held is read again and
+ * whatever they committed is skipped by the stored position.
  */
 public final class PgSinkTask extends SinkTask {
+    private static final Logger log = LoggerFactory.getLogger(PgSinkTask.class);
+
+    private PgSinkConfig config;
+    private String sinkName;
+    private SinkRecordDecoder decoder;
+    private String messagesTopic;
+    private PgSinkMetrics metrics;
+    private final OffsetLedger ledger = new OffsetLedger();
+    /** Submitted transactions not yet committed, by apply sequence; their changes are freed on commit. */
+    private final NavigableMap<Long, SourceTransaction> inFlight = new TreeMap<>();
+
+    private TransactionAssembler assembler;
+    private ApplyPipeline pipeline;
+    private long durableSequence;
+    private boolean paused;
+
     @Override
     public String version() {
         return PgSinkConnector.VERSION;
@@ -18,18 +55,229 @@ public final class PgSinkTask extends SinkTask {
 
     @Override
     public void start(Map<String, String> props) {
-        throw new ConnectException(
-                "The pglane sink apply pipeline is not part of this build yet (issue #4); only configuration"
-                        + " and validation are.");
+        config = new PgSinkConfig(props);
+        sinkName = props.getOrDefault("name", "pglane-sink");
+        decoder = new SinkRecordDecoder(config.markerTopic());
+        messagesTopic = TopicNames.perTable(config.sourceTopicPrefix()).messagesTopic();
+        metrics = PgSinkMetrics.create(context);
+        log.info("pglane sink {} starting: {} apply workers", sinkName, config.applyWorkers());
     }
 
     @Override
     public void put(Collection<SinkRecord> records) {
-        // Connect never calls put() after start() failed.
+        if (pipeline == null && !openPipeline(records)) {
+            return;
+        }
+        for (SinkRecord record : records) {
+            accept(decoder.decode(record));
+        }
+        release();
+        checkPipeline();
+        applyBackpressure();
+        metrics.buffered(assembler.bufferedBytes(), assembler.bufferedTransactions());
+    }
+
+    private void accept(SinkRecordDecoder.Decoded decoded) {
+        if (decoded instanceof SinkRecordDecoder.MarkerRecord m) {
+            assembler.addMarker(m.marker(), m.partition(), m.offset());
+        } else if (decoded instanceof SinkRecordDecoder.Change c) {
+            assembler.addChange(c.record());
+        } else if (decoded instanceof SinkRecordDecoder.Undecodable u) {
+            reportUndecodable(u);
+        }
+    }
+
+    /**
+     * A record the sink cannot read goes to the dead-letter queue when the user configured errant
+     * record reporting, and the transaction it belonged to completes without it; otherwise the task
+     * stops, naming it. An unreadable marker always stops the task: order cannot be rebuilt without it.
+     */
+    private void reportUndecodable(SinkRecordDecoder.Undecodable u) {
+        SinkRecord record = u.record();
+        var reporter = decoder.isMarkerTopic(record.topic()) ? null : context.errantRecordReporter();
+        if (reporter == null) {
+            throw new ConnectException(
+                    u.describe() + " is not a pglane " + (decoder.isMarkerTopic(record.topic()) ? "marker" : "change")
+                            + ": " + u.cause().getMessage() + ". Remove its cause; for change topics, a dead-letter"
+                            + " queue (errors.tolerance=all, errors.deadletterqueue.topic.name) can take such records",
+                    u.cause());
+        }
+        log.warn(
+                "{} is not a pglane change; reported as an errant record: {}",
+                u.describe(),
+                u.cause().getMessage());
+        reporter.report(record, u.cause());
+        metrics.errantRecord();
+        if (u.keyXid() >= 0) {
+            assembler.addPoison(
+                    new TopicPartition(record.topic(), record.kafkaPartition()), record.kafkaOffset(), u.keyXid());
+        }
+    }
+
+    private void release() {
+        for (SourceTransaction tx : assembler.drainReady()) {
+            long sequence = pipeline.submit(tx);
+            ledger.released(sequence, tx.firstOffsets());
+            inFlight.put(sequence, tx);
+        }
+        freeCommitted();
+    }
+
+    private void freeCommitted() {
+        NavigableMap<Long, SourceTransaction> committed = inFlight.headMap(pipeline.committedSequence(), true);
+        committed.values().forEach(tx -> tx.changes().close());
+        committed.clear();
+    }
+
+    private void checkPipeline() {
+        try {
+            pipeline.checkFailure();
+        } catch (RetriableException e) {
+            log.warn(
+                    "Lost the target connection; the apply pipeline restarts after {}: {}",
+                    config.retryBackoff(),
+                    e.getMessage());
+            discardPipeline();
+            context.timeout(config.retryBackoff().toMillis());
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the pipeline. After a failure this is a restart: the held state is dropped and every
+     * partition rewound to its oldest record not durable on the target (or this batch's first record),
+     * and this batch is dropped too — it will be read again after the rewind.
+     *
+     * @return true if {@code records} should be consumed now
+     */
+    private boolean openPipeline(Collection<SinkRecord> records) {
+        try {
+            pipeline = ApplyPipeline.open(config, sinkName, metrics);
+        } catch (SQLException e) {
+            if (SqlStateClass.of(e) != SqlStateClass.CONNECTION) {
+                throw new ConnectException(
+                        "Cannot prepare the target " + config.database().address() + ": " + e.getMessage(), e);
+            }
+            context.timeout(config.retryBackoff().toMillis());
+            throw new RetriableException(
+                    "Cannot reach the target " + config.database().address() + ": " + e.getMessage(), e);
+        }
+        boolean restart = assembler != null;
+        Map<TopicPartition, Long> rewind = restart ? rewindPositions(records) : Map.of();
+        closeHeldState();
+        durableSequence = 0;
+        assembler = new TransactionAssembler(
+                new AssemblerSettings(config.bufferMaxBytes(), config.spillDirectory(), this::isCounted),
+                pipeline.applied(),
+                metrics);
+        if (restart) {
+            log.info("Rewinding {} partitions to re-read what the target may not hold: {}", rewind.size(), rewind);
+            context.offset(rewind);
+            resumeAll();
+        }
+        return !restart;
+    }
+
+    /**
+     * Whether a transaction waits for its records on {@code topic}, as its END counts them. Every table
+     * topic counts, also one not assigned yet (a topic matched by {@code topics.regex} is picked up
+     * only at the consumer's next metadata refresh; applying without its records would lose them). The
+     * messages topic counts only when consumed: the sink never applies logical decoding messages.
+     */
+    private boolean isCounted(String topic) {
+        if (!topic.equals(messagesTopic)) {
+            return true;
+        }
+        for (TopicPartition partition : context.assignment()) {
+            if (partition.topic().equals(topic)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Map<TopicPartition, Long> rewindPositions(Collection<SinkRecord> records) {
+        Map<TopicPartition, Long> rewind = new HashMap<>(ledger.floors(assembler.pendingFloors()));
+        for (SinkRecord record : records) {
+            rewind.merge(new TopicPartition(record.topic(), record.kafkaPartition()), record.kafkaOffset(), Math::min);
+        }
+        return rewind;
+    }
+
+    /** Stops the workers; the held state stays for {@link #openPipeline} to compute the rewind from. */
+    private void discardPipeline() {
+        if (pipeline != null) {
+            pipeline.close();
+            pipeline = null;
+        }
+    }
+
+    private void closeHeldState() {
+        inFlight.values().forEach(tx -> tx.changes().close());
+        inFlight.clear();
+        ledger.clear();
+        if (assembler != null) {
+            assembler.close();
+        }
+    }
+
+    /**
+     * While released transactions wait for the workers, nothing new is needed to make progress, so
+     * every partition may pause. The assembler itself never waits for a paused partition: when nothing
+     * is released it keeps reading and spills instead.
+     */
+    private void applyBackpressure() {
+        long inFlightBytes = inFlight.values().stream()
+                .filter(tx -> !tx.changes().spilled())
+                .mapToLong(tx -> tx.changes().sizeBytes())
+                .sum();
+        boolean over = inFlightBytes + assembler.bufferedBytes() > config.bufferMaxBytes()
+                || inFlight.size() >= config.bufferMaxTransactions();
+        if (!paused && over && !inFlight.isEmpty()) {
+            context.pause(context.assignment().toArray(TopicPartition[]::new));
+            paused = true;
+            metrics.paused(true);
+        } else if (paused
+                && (inFlight.size() < config.bufferMaxTransactions() / 2 || inFlight.isEmpty())
+                && inFlightBytes + assembler.bufferedBytes() < config.bufferMaxBytes() / 2) {
+            resumeAll();
+        }
+    }
+
+    private void resumeAll() {
+        context.resume(context.assignment().toArray(TopicPartition[]::new));
+        paused = false;
+        metrics.paused(false);
+    }
+
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+        if (assembler == null) {
+            return Map.of();
+        }
+        if (pipeline != null) {
+            long committed = pipeline.committedSequence();
+            if (committed > durableSequence) {
+                try {
+                    pipeline.makeDurable();
+                    durableSequence = committed;
+                    ledger.durableThrough(committed);
+                } catch (SQLException e) {
+                    log.warn(
+                            "Could not make the applied transactions durable; offsets stay where they were: {}",
+                            e.getMessage());
+                }
+            }
+            freeCommitted();
+        }
+        return OffsetLedger.committable(currentOffsets, ledger.floors(assembler.pendingFloors()));
     }
 
     @Override
     public void stop() {
-        // start() never succeeds, so there is nothing to release.
+        discardPipeline();
+        closeHeldState();
+        assembler = null;
+        log.info("pglane sink {} stopped", sinkName);
     }
 }

@@ -1,0 +1,156 @@
+package dev.pglane.sink;
+
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.sink.apply.ApplySession;
+import dev.pglane.sink.apply.ApplySettings;
+import dev.pglane.sink.apply.BlockingMonitor;
+import dev.pglane.sink.assemble.SourceTransaction;
+import dev.pglane.sink.progress.AppliedPosition;
+import dev.pglane.sink.progress.DurabilityBarrier;
+import dev.pglane.sink.progress.ProgressLog;
+import dev.pglane.sink.progress.ProgressTable;
+import dev.pglane.sink.progress.ReplicationOrigins;
+import dev.pglane.sink.schedule.ApplyScheduler;
+import dev.pglane.sink.schedule.SchedulerSettings;
+import dev.pglane.sink.schedule.TransactionApplier;
+import dev.pglane.sink.schedule.WriteSetBuilder;
+import dev.pglane.sink.target.TableEvolution;
+import dev.pglane.sink.target.TableMapping;
+import dev.pglane.sink.target.TargetCatalog;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The target side of one task run: the control connection (progress set-up, durability barrier), the
+ * apply workers' sessions and the scheduler driving them. Opened as a whole and closed as a whole, so
+ * after a lost connection the task replaces it instead of repairing parts.
+ */
+final class ApplyPipeline implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ApplyPipeline.class);
+    /** Write-set history kept for dependency checks before falling back to a barrier. */
+    private static final int HISTORY_MAX_KEYS = 1_000_000;
+
+    private final Connection control;
+    private final AppliedPosition applied;
+    private final boolean asyncCommit;
+    private final BlockingMonitor monitor;
+    private final ApplyScheduler scheduler;
+
+    private ApplyPipeline(
+            Connection control,
+            AppliedPosition applied,
+            boolean asyncCommit,
+            BlockingMonitor monitor,
+            ApplyScheduler scheduler) {
+        this.control = control;
+        this.applied = applied;
+        this.asyncCommit = asyncCommit;
+        this.monitor = monitor;
+        this.scheduler = scheduler;
+    }
+
+    /**
+     * Connects, prepares the progress store, reads the applied position (and makes it durable, since the
+     * assembler will skip everything up to it), and starts the workers.
+     */
+    static ApplyPipeline open(PgSinkConfig config, String sinkName, PgSinkMetrics metrics) throws SQLException {
+        long started = System.nanoTime();
+        DatabaseEndpoint endpoint = config.database();
+        String appName = "pglane-" + sinkName;
+        ProgressLog progress = progressLog(config, sinkName);
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            Connection control = endpoint.connect(appName + "-control");
+            opened.add(control);
+            progress.prepare(control);
+            AppliedPosition applied = progress.load(control);
+            DurabilityBarrier.run(control);
+            TableMapping mapping = new TableMapping(config.tableNameFormat());
+            TargetCatalog catalog = new TargetCatalog(endpoint, appName + "-catalog");
+            TableEvolution evolution = new TableEvolution(config.autoCreate(), config.autoEvolve());
+            ApplySettings settings = new ApplySettings(
+                    config.conflictPolicy(), config.synchronousCommit(), config.applyBatchMaxRows(), appName);
+            List<TransactionApplier> workers = new ArrayList<>();
+            for (int i = 0; i < config.applyWorkers(); i++) {
+                ApplySession session =
+                        ApplySession.open(endpoint, i, settings, mapping, catalog, evolution, progress, metrics);
+                opened.add(session);
+                workers.add(session);
+            }
+            BlockingMonitor monitor = new BlockingMonitor(endpoint, appName + "-monitor");
+            opened.add(monitor);
+            WriteSetBuilder writeSets = new WriteSetBuilder(mapping, catalog::lookup);
+            SchedulerSettings schedulerSettings = new SchedulerSettings(
+                    config.deadlockCheckInterval(), config.applyRetryMax(), HISTORY_MAX_KEYS, appName);
+            ApplyScheduler scheduler = new ApplyScheduler(workers, monitor, writeSets::of, schedulerSettings, metrics);
+            log.info(
+                    "Apply pipeline of {} ready in {} ms: {} workers, applied position {}",
+                    sinkName,
+                    (System.nanoTime() - started) / 1_000_000,
+                    workers.size(),
+                    applied.endLsn());
+            metrics.applied(applied);
+            return new ApplyPipeline(
+                    control, applied, config.synchronousCommit() == SynchronousCommit.OFF, monitor, scheduler);
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(opened);
+            throw e;
+        }
+    }
+
+    private static ProgressLog progressLog(PgSinkConfig config, String sinkName) {
+        String server = config.sourceTopicPrefix();
+        return config.progressStore() == ProgressStore.TABLE
+                ? new ProgressTable(config.progressTable(), sinkName, server)
+                : new ReplicationOrigins(sinkName, server, config.applyWorkers());
+    }
+
+    /** The position the target had applied when the pipeline opened. */
+    AppliedPosition applied() {
+        return applied;
+    }
+
+    long submit(SourceTransaction tx) {
+        return scheduler.submit(tx);
+    }
+
+    long committedSequence() {
+        return scheduler.committedSequence();
+    }
+
+    int inFlight() {
+        return scheduler.inFlight();
+    }
+
+    /** Rethrows a worker's failure: RetriableException for a lost connection, ConnectException otherwise. */
+    void checkFailure() {
+        scheduler.checkFailure();
+    }
+
+    /** Makes every commit so far durable; needed only when the workers commit asynchronously. */
+    void makeDurable() throws SQLException {
+        if (asyncCommit) {
+            DurabilityBarrier.run(control);
+        }
+    }
+
+    @Override
+    public void close() {
+        scheduler.close();
+        closeQuietly(List.of(monitor, control));
+    }
+
+    private static void closeQuietly(List<AutoCloseable> resources) {
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                log.debug("Closing {} failed", resource, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,234 @@
+package dev.pglane.sink.apply;
+
+import static dev.pglane.sink.target.Identifiers.qualified;
+
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.sink.TableName;
+import dev.pglane.sink.assemble.ChangeRecord;
+import dev.pglane.sink.assemble.SourceTransaction;
+import dev.pglane.sink.progress.AppliedPosition;
+import dev.pglane.sink.progress.ProgressLog;
+import dev.pglane.sink.schedule.TransactionApplier;
+import dev.pglane.sink.target.TableEvolution;
+import dev.pglane.sink.target.TableMapping;
+import dev.pglane.sink.target.TargetCatalog;
+import dev.pglane.wire.envelope.TruncateInfo;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One apply worker's database session. It is set up like PostgreSQL's own subscriber
+ * ({@code session_replication_role = replica}, so triggers and foreign-key checks do not fire again;
+ * a configurable {@code synchronous_commit}) and applies a transaction's changes in their order,
+ * grouping consecutive changes of the same shape into one statement or JDBC batch. The progress row
+ * is written in the same database transaction, at commit.
+ */
+public final class ApplySession implements TransactionApplier {
+    private static final Logger log = LoggerFactory.getLogger(ApplySession.class);
+
+    private final Connection connection;
+    private final int backendPid;
+    private final ProgressLog progress;
+    private final TableEvolution evolution;
+    private final StatementCache statements;
+    private final RowPlans plans;
+    private final RowWriter writer;
+
+    /** The pending batch: rows sharing {@link #rowPlan}, or tables truncated with {@link #truncateOptions}. */
+    private final List<ChangeRecord> rows = new ArrayList<>();
+
+    private RowPlan rowPlan;
+    private final Set<TableName> truncated = new LinkedHashSet<>();
+    private final List<ChangeRecord> truncateRecords = new ArrayList<>();
+    private TruncateInfo truncateOptions;
+
+    private ApplySession(
+            Connection connection,
+            int backendPid,
+            ApplySettings settings,
+            RowPlans plans,
+            TableEvolution evolution,
+            ProgressLog progress,
+            ConflictListener conflicts) {
+        this.connection = connection;
+        this.backendPid = backendPid;
+        this.progress = progress;
+        this.evolution = evolution;
+        this.plans = plans;
+        this.statements = new StatementCache(connection);
+        this.writer = new RowWriter(
+                statements, settings.conflictPolicy(), new ConflictHandler(settings.conflictPolicy(), conflicts));
+    }
+
+    /**
+     * Connects as {@code <applicationName>-worker-<worker>} and sets the session up.
+     *
+     * @throws SQLException if the connection or its set-up fails (e.g. the role may not set
+     *     session_replication_role)
+     */
+    public static ApplySession open(
+            DatabaseEndpoint endpoint,
+            int worker,
+            ApplySettings settings,
+            TableMapping mapping,
+            TargetCatalog catalog,
+            TableEvolution evolution,
+            ProgressLog progress,
+            ConflictListener conflicts)
+            throws SQLException {
+        Connection connection = endpoint.connect(settings.applicationName() + "-worker-" + worker);
+        try {
+            int pid;
+            try (Statement st = connection.createStatement()) {
+                st.execute("SET session_replication_role = replica");
+                st.execute("SET synchronous_commit = "
+                        + settings.synchronousCommit().name().toLowerCase(Locale.ROOT));
+                // values/ writes money as plain digits with a '.', which only the C monetary locale reads.
+                st.execute("SET lc_monetary = 'C'");
+                try (ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+                    rs.next();
+                    pid = rs.getInt(1);
+                }
+            }
+            progress.setUpSession(connection, worker);
+            connection.setAutoCommit(false);
+            RowPlans plans = new RowPlans(
+                    connection,
+                    mapping,
+                    catalog,
+                    evolution,
+                    new RowPlan.Settings(settings.conflictPolicy(), settings.batchMaxRows()));
+            return new ApplySession(connection, pid, settings, plans, evolution, progress, conflicts);
+        } catch (SQLException | RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void apply(SourceTransaction tx) throws SQLException {
+        discardPending();
+        long started = System.nanoTime();
+        for (ChangeRecord record : tx.changes()) {
+            switch (record.event().op()) {
+                case MESSAGE -> {
+                    // Logical decoding messages are for other consumers; they change no table.
+                }
+                case TRUNCATE -> addTruncate(record, tx);
+                default -> addRow(record, tx);
+            }
+        }
+        flush(tx);
+        log.trace(
+                "Applied {} changes of {} in {} µs",
+                tx.changes().count(),
+                tx.describe(),
+                (System.nanoTime() - started) / 1000);
+    }
+
+    private void addRow(ChangeRecord record, SourceTransaction tx) throws SQLException {
+        RowPlan plan = plans.planFor(record);
+        if (!truncated.isEmpty()
+                || (!rows.isEmpty() && (rows.size() >= rowPlan.maxRows || !plan.sameStatement(rowPlan)))) {
+            flush(tx);
+        }
+        rowPlan = plan;
+        rows.add(record);
+    }
+
+    private void addTruncate(ChangeRecord record, SourceTransaction tx) throws SQLException {
+        TableName table = plans.targetOf(record.event());
+        if (!evolution.truncatable(table, plans.target(table), record)) {
+            return;
+        }
+        TruncateInfo options = record.event().truncate();
+        if (!rows.isEmpty() || (!truncated.isEmpty() && !options.equals(truncateOptions))) {
+            flush(tx);
+        }
+        truncateOptions = options;
+        truncated.add(table);
+        truncateRecords.add(record);
+    }
+
+    private void flush(SourceTransaction tx) throws SQLException {
+        if (!rows.isEmpty()) {
+            writer.write(rowPlan, rows, tx);
+        } else if (!truncated.isEmpty()) {
+            truncate(tx);
+        }
+        discardPending();
+    }
+
+    /** One TRUNCATE of all tables of consecutive truncate records with the same options, as the source ran it. */
+    private void truncate(SourceTransaction tx) throws SQLException {
+        String sql = "TRUNCATE " + truncated.stream().map(t -> qualified(t)).collect(Collectors.joining(", "))
+                + (truncateOptions.restartIdentity() ? " RESTART IDENTITY" : "")
+                + (truncateOptions.cascade() ? " CASCADE" : "");
+        try (Statement st = connection.createStatement()) {
+            st.execute(sql);
+        } catch (SQLException e) {
+            throw new SQLException(
+                    "Could not truncate " + truncated + " for record(s) "
+                            + truncateRecords.stream()
+                                    .map(ChangeRecord::position)
+                                    .collect(Collectors.joining(", "))
+                            + " of " + tx.describe() + ": " + e.getMessage(),
+                    e.getSQLState(),
+                    e);
+        }
+    }
+
+    private void discardPending() {
+        rows.clear();
+        rowPlan = null;
+        truncated.clear();
+        truncateRecords.clear();
+        truncateOptions = null;
+    }
+
+    @Override
+    public void commit(SourceTransaction tx) throws SQLException {
+        try {
+            progress.record(
+                    connection, new AppliedPosition(tx.endLsn(), tx.end().commitTsUs(), tx.xid()));
+            connection.commit();
+        } finally {
+            plans.transactionEnded();
+        }
+    }
+
+    @Override
+    public void rollback() throws SQLException {
+        discardPending();
+        try {
+            connection.rollback();
+        } finally {
+            plans.transactionEnded();
+        }
+    }
+
+    @Override
+    public int backendPid() {
+        return backendPid;
+    }
+
+    @Override
+    public void close() {
+        statements.close();
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            log.debug("Closing apply session of backend {} failed", backendPid, e);
+        }
+    }
+}

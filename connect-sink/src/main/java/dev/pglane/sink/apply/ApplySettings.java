@@ -1,0 +1,23 @@
+package dev.pglane.sink.apply;
+
+import dev.pglane.sink.ConflictPolicy;
+import dev.pglane.sink.SynchronousCommit;
+
+/**
+ * How the apply sessions work.
+ *
+ * @param conflictPolicy what an insert of an existing key or an update/delete of a missing row does
+ * @param synchronousCommit the sessions' {@code synchronous_commit}
+ * @param batchMaxRows most rows of one table and operation per statement or JDBC batch
+ * @param applicationName prefix of the sessions' {@code application_name}; a worker's session is
+ *     {@code <applicationName>-worker-<n>}
+ */
+public record ApplySettings(
+        ConflictPolicy conflictPolicy, SynchronousCommit synchronousCommit, int batchMaxRows, String applicationName) {
+
+    public ApplySettings {
+        if (batchMaxRows < 1) {
+            throw new IllegalArgumentException("batchMaxRows must be at least 1: " + batchMaxRows);
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.pglane.sink.apply;
+
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.sink.schedule.BlockingProbe;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * Asks the target which sessions block an apply worker, and cancels one, for the commit-order
+ * deadlock check: a worker waiting for a lock that a later transaction holds would wait forever,
+ * since the later one commits only after it. Uses a connection of its own, opened on first use and
+ * reopened after a failure; one thread at a time.
+ */
+public final class BlockingMonitor implements BlockingProbe, AutoCloseable {
+    private final DatabaseEndpoint endpoint;
+    private final String applicationName;
+    private Connection connection;
+
+    public BlockingMonitor(DatabaseEndpoint endpoint, String applicationName) {
+        this.endpoint = endpoint;
+        this.applicationName = applicationName;
+    }
+
+    @Override
+    public synchronized int[] blockingPids(int pid) throws SQLException {
+        try (PreparedStatement st = connection().prepareStatement("SELECT pg_blocking_pids(?)")) {
+            st.setInt(1, pid);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                Array pids = rs.getArray(1);
+                Integer[] boxed = (Integer[]) pids.getArray();
+                int[] result = new int[boxed.length];
+                for (int i = 0; i < boxed.length; i++) {
+                    result[i] = boxed[i];
+                }
+                return result;
+            }
+        } catch (SQLException e) {
+            close();
+            throw e;
+        }
+    }
+
+    @Override
+    public synchronized void cancel(int pid) throws SQLException {
+        try (PreparedStatement st = connection().prepareStatement("SELECT pg_cancel_backend(?)")) {
+            st.setInt(1, pid);
+            st.execute();
+        } catch (SQLException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private Connection connection() throws SQLException {
+        if (connection == null) {
+            connection = endpoint.connect(applicationName);
+        }
+        return connection;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // A broken connection is being dropped; there is nothing to release.
+            } finally {
+                connection = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.pglane.sink.apply;
+
+import dev.pglane.sink.ConflictPolicy;
+import dev.pglane.sink.PgSinkConfig;
+import dev.pglane.sink.assemble.ChangeRecord;
+import dev.pglane.sink.assemble.SourceTransaction;
+import java.sql.SQLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies {@code conflict.policy} to one conflicting row: counts it, then logs it, fails the
+ * transaction, or asks for the upsert. An insert of an existing key under {@code error} fails in the
+ * statement itself (SQLState 23505) and is reported by {@link ApplyFailures}.
+ */
+final class ConflictHandler {
+    /** SQLState {@code no_data_found}: an update or delete found no row under {@code error}. */
+    static final String NO_DATA_FOUND = "P0002";
+
+    private static final Logger log = LoggerFactory.getLogger(ConflictHandler.class);
+
+    private final ConflictPolicy policy;
+    private final ConflictListener listener;
+
+    ConflictHandler(ConflictPolicy policy, ConflictListener listener) {
+        this.policy = policy;
+        this.listener = listener;
+    }
+
+    /** An insert under skip or upsert found its key taken; the row was left or overwritten. */
+    void insertExists(RowPlan plan, String key, ChangeRecord record, SourceTransaction tx) {
+        listener.conflict(ConflictListener.INSERT_EXISTS, plan.table);
+        log.warn(
+                "Conflict {} on {}: key {} already exists; {} (record {}, {}, {}={})",
+                ConflictListener.INSERT_EXISTS,
+                plan.table,
+                key,
+                policy == ConflictPolicy.SKIP ? "kept the existing row" : "overwrote it",
+                record.position(),
+                tx.describe(),
+                PgSinkConfig.CONFLICT_POLICY,
+                policy.name().toLowerCase());
+    }
+
+    /**
+     * An update or delete found no row.
+     *
+     * @return true if the caller should insert the update's new row instead (upsert)
+     * @throws SQLException with SQLState {@value #NO_DATA_FOUND} under policy error
+     */
+    boolean missing(RowPlan plan, ChangeRecord record, SourceTransaction tx) throws SQLException {
+        String kind =
+                plan.kind == RowPlan.Kind.UPDATE ? ConflictListener.UPDATE_MISSING : ConflictListener.DELETE_MISSING;
+        listener.conflict(kind, plan.table);
+        String conflict = "Conflict " + kind + " on " + plan.table + ": no row with key " + plan.describeKey(record)
+                + " (record " + record.position() + ", " + tx.describe() + ", " + PgSinkConfig.CONFLICT_POLICY + "="
+                + policy.name().toLowerCase() + ")";
+        if (policy == ConflictPolicy.ERROR) {
+            throw new SQLException(
+                    conflict + "; the target differs from the source. Set " + PgSinkConfig.CONFLICT_POLICY
+                            + " to skip or upsert to go on",
+                    NO_DATA_FOUND);
+        }
+        boolean insert = policy == ConflictPolicy.UPSERT && plan.upsertRow != null;
+        log.warn("{}; {}", conflict, insert ? "inserted the new row" : "skipped the change");
+        return insert;
+    }
+}

@@ -1,0 +1,24 @@
+package dev.pglane.sink.apply;
+
+import dev.pglane.sink.TableName;
+
+/** Told of every conflict an apply session meets, whatever the policy does with it (for metrics). */
+@FunctionalInterface
+public interface ConflictListener {
+    /** An insert found its key taken. */
+    String INSERT_EXISTS = "insert_exists";
+    /** An update found no row with its key. */
+    String UPDATE_MISSING = "update_missing";
+    /** A delete found no row with its key. */
+    String DELETE_MISSING = "delete_missing";
+
+    /** Ignores conflicts. */
+    ConflictListener NONE = (kind, table) -> {};
+
+    /**
+     * Called on the worker thread, once per conflicting row.
+     *
+     * @param kind {@link #INSERT_EXISTS}, {@link #UPDATE_MISSING} or {@link #DELETE_MISSING}
+     */
+    void conflict(String kind, TableName table);
+}

@@ -1,0 +1,20 @@
+package dev.pglane.sink.assemble;
+
+/** What the {@link TransactionAssembler} reports to metrics; called on the Connect task thread. */
+public interface AssemblerListener {
+
+    /** Does nothing. */
+    AssemblerListener NONE = new AssemblerListener() {
+        @Override
+        public void spilled(long xid, long bytes) {}
+
+        @Override
+        public void dropped(String reason, long records) {}
+    };
+
+    /** A copy of {@code xid} holding {@code bytes} of records moved from memory to spill files. */
+    void spilled(long xid, long bytes);
+
+    /** {@code records} records were discarded, for {@code reason} (duplicate, stale, aborted, ...). */
+    void dropped(String reason, long records);
+}

@@ -1,0 +1,68 @@
+package dev.pglane.sink.assemble;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * A rough heap estimate of a Connect value, for the buffer limit: object headers and references of a
+ * 64-bit JVM with compressed pointers, string and array contents. It need not be exact, only
+ * proportional, so that {@code buffer.max.bytes} means roughly what it says.
+ */
+final class ConnectValueSizes {
+    private static final long OBJECT = 16;
+    private static final long REFERENCE = 4;
+    private static final long ARRAY = 16;
+    private static final long STRING = 24 + ARRAY;
+    private static final long BIG_DECIMAL = 40 + ARRAY;
+    private static final long MAP_ENTRY = 32;
+
+    private ConnectValueSizes() {}
+
+    static long estimate(Object value) {
+        if (value == null) {
+            return 0;
+        }
+        if (value instanceof Struct struct) {
+            long size = OBJECT + ARRAY;
+            for (Field field : struct.schema().fields()) {
+                size += REFERENCE + estimate(struct.getWithoutDefault(field.name()));
+            }
+            return size;
+        }
+        if (value instanceof List<?> list) {
+            long size = OBJECT + ARRAY;
+            for (Object element : list) {
+                size += REFERENCE + estimate(element);
+            }
+            return size;
+        }
+        if (value instanceof Map<?, ?> map) {
+            long size = 48 + ARRAY;
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                size += MAP_ENTRY + estimate(entry.getKey()) + estimate(entry.getValue());
+            }
+            return size;
+        }
+        return leaf(value);
+    }
+
+    private static long leaf(Object value) {
+        if (value instanceof String text) {
+            return STRING + text.length();
+        }
+        if (value instanceof byte[] bytes) {
+            return ARRAY + bytes.length;
+        }
+        if (value instanceof ByteBuffer buffer) {
+            return 48 + ARRAY + buffer.remaining();
+        }
+        if (value instanceof BigDecimal decimal) {
+            return BIG_DECIMAL + decimal.unscaledValue().bitLength() / 8 + 1;
+        }
+        return OBJECT + 8; // a boxed primitive or a java.util.Date
+    }
+}

@@ -1,0 +1,208 @@
+package dev.pglane.sink.assemble;
+
+import dev.pglane.wire.Lsn;
+import dev.pglane.wire.envelope.TransactionInfo;
+import dev.pglane.wire.marker.DataCollectionCount;
+import dev.pglane.wire.marker.Marker;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+
+/**
+ * One buffered copy (xid, generation): its records so far (in memory, or in spill files once it grew
+ * too big), their counts per topic, the subtransactions aborted in it, and its END once that arrived.
+ */
+final class HeldCopy {
+    private static final Comparator<ChangeRecord> BY_TOTAL_ORDER =
+            Comparator.comparingLong(record -> record.event().transaction().totalOrder());
+
+    private final CopyKey key;
+    private final List<ChangeRecord> memory = new ArrayList<>();
+    private long memoryBytes;
+    private SpillFiles spill;
+    private long count;
+    private long sizeBytes;
+    private final SeenOrders seen = new SeenOrders();
+    private final Set<Long> cancelledSubxids = new HashSet<>();
+    private final RecordCounts counts = new RecordCounts();
+    private final Map<TopicPartition, Long> lowestOffsets = new HashMap<>();
+    private Marker.End end;
+    private long endOffset;
+    private Map<String, Long> expected = Map.of();
+
+    HeldCopy(CopyKey key) {
+        this.key = key;
+    }
+
+    CopyKey key() {
+        return key;
+    }
+
+    /** Why a record with this transaction block is not taken, or null if it is. */
+    String rejection(TransactionInfo transaction) {
+        if (transaction.subxid() != null && cancelledSubxids.contains(transaction.subxid())) {
+            return "aborted";
+        }
+        return seen.add(transaction.totalOrder()) ? null : "duplicate";
+    }
+
+    /**
+     * Adds an accepted record.
+     *
+     * @throws ConnectException if its topic now has more records than the END announced
+     */
+    void add(ChangeRecord record) throws IOException {
+        String topic = record.partition().topic();
+        counts.add(record.event().transaction().subxid(), topic);
+        lowestOffsets.merge(record.partition(), record.offset(), Math::min);
+        count++;
+        sizeBytes += record.sizeBytes();
+        if (spill == null) {
+            memory.add(record);
+            memoryBytes += record.sizeBytes();
+        } else {
+            spill.append(record);
+        }
+        if (end != null && counts.of(topic) > expected.getOrDefault(topic, 0L)) {
+            throw tooMany(record.position(), topic);
+        }
+    }
+
+    /**
+     * Cancels the records of an aborted subtransaction, held and to come.
+     *
+     * @return how many held records it cancelled
+     */
+    long cancel(long subxid, TopicPartition markerPartition, long markerOffset) {
+        // the ABORT must be read again after a restart as long as records it cancels may be
+        lowestOffsets.merge(markerPartition, markerOffset, Math::min);
+        if (!cancelledSubxids.add(subxid)) {
+            return 0;
+        }
+        long cancelled = counts.cancel(subxid);
+        count -= cancelled;
+        memory.removeIf(record -> {
+            boolean match =
+                    Long.valueOf(subxid).equals(record.event().transaction().subxid());
+            if (match) {
+                memoryBytes -= record.sizeBytes();
+                sizeBytes -= record.sizeBytes();
+            }
+            return match;
+        });
+        return cancelled;
+    }
+
+    /**
+     * Takes the copy's END.
+     *
+     * @throws ConnectException if a topic already has more records than it announces
+     */
+    void end(Marker.End marker, TopicPartition markerPartition, long markerOffset) {
+        this.end = marker;
+        this.endOffset = markerOffset;
+        lowestOffsets.merge(markerPartition, markerOffset, Math::min);
+        Map<String, Long> perTopic = new HashMap<>();
+        for (DataCollectionCount collection : marker.dataCollections()) {
+            perTopic.merge(collection.topic(), collection.eventCount(), Long::sum);
+        }
+        this.expected = perTopic;
+        for (String topic : counts.topics()) {
+            if (counts.of(topic) > expected.getOrDefault(topic, 0L)) {
+                throw tooMany(markerPartition + "@" + markerOffset, topic);
+            }
+        }
+    }
+
+    boolean hasEnd() {
+        return end != null;
+    }
+
+    Lsn endLsn() {
+        return end.endLsn();
+    }
+
+    /** True once the END arrived and every counted topic has its records (undecodable ones included). */
+    boolean complete(Predicate<String> countedTopic, PoisonCredits poison) {
+        if (end == null) {
+            return false;
+        }
+        for (Map.Entry<String, Long> topic : expected.entrySet()) {
+            String name = topic.getKey();
+            if (countedTopic.test(name) && counts.of(name) + poison.credits(key.xid(), name) < topic.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    long memoryBytes() {
+        return memoryBytes;
+    }
+
+    long count() {
+        return count;
+    }
+
+    boolean spilled() {
+        return spill != null;
+    }
+
+    /**
+     * Moves the in-memory records to spill files; later records go there directly.
+     *
+     * @return the in-memory bytes freed
+     */
+    long spill(SpillFiles files) throws IOException {
+        memory.sort(BY_TOTAL_ORDER);
+        files.writeSorted(memory);
+        long freed = memoryBytes;
+        spill = files;
+        memory.clear();
+        memoryBytes = 0;
+        return freed;
+    }
+
+    /** Lowers {@code floors} to the offsets this copy needs read again after a restart. */
+    void lowerFloors(Map<TopicPartition, Long> floors) {
+        lowestOffsets.forEach((partition, offset) -> floors.merge(partition, offset, Math::min));
+    }
+
+    /** The complete transaction; the copy hands its records (and spill files) over to it. */
+    SourceTransaction release(PoisonCredits poison) throws IOException {
+        Map<TopicPartition, Long> firstOffsets = new HashMap<>(lowestOffsets);
+        poison.lowerTo(key.xid(), firstOffsets);
+        TransactionChanges changes;
+        if (spill == null) {
+            memory.sort(BY_TOTAL_ORDER);
+            changes = new InMemoryChanges(memory, sizeBytes);
+        } else {
+            spill.finishWriting();
+            changes = new SpilledChanges(spill, cancelledSubxids, count, sizeBytes);
+        }
+        return new SourceTransaction(end, endOffset, firstOffsets, changes);
+    }
+
+    /** Drops the records and deletes any spill files. */
+    void discard() {
+        memory.clear();
+        memoryBytes = 0;
+        if (spill != null) {
+            spill.delete();
+        }
+    }
+
+    private ConnectException tooMany(String position, String topic) {
+        return new ConnectException("record " + position + " of " + key + ": " + counts.of(topic)
+                + " records on topic " + topic + " but its END (end LSN " + end.endLsn() + ") announced "
+                + expected.getOrDefault(topic, 0L));
+    }
+}

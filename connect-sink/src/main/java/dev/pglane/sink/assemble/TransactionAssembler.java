@@ -1,0 +1,322 @@
+package dev.pglane.sink.assemble;
+
+import dev.pglane.sink.progress.AppliedPosition;
+import dev.pglane.wire.Lsn;
+import dev.pglane.wire.envelope.EnvelopeSchemas;
+import dev.pglane.wire.envelope.TransactionInfo;
+import dev.pglane.wire.marker.Marker;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+
+/**
+ * Turns decoded change records and markers into complete source transactions, released in commit
+ * (END) order, following the discard rule of docs/wire-format.md §4–§5.
+ *
+ * <p>Records are grouped per copy (xid, generation). A copy is released once its END arrived and
+ * every counted topic holds the END's count of its records; a complete copy waits behind an earlier
+ * incomplete one. Redelivered records, records of stale copies (no END before a later generation's
+ * START), of aborted (sub)transactions and of transactions already applied are dropped, also when
+ * they arrive after the marker that condemned them. Big copies spill to disk so that reading never
+ * waits for memory.
+ *
+ * <p>Staleness is judged by the highest generation of any marker seen, not only of START: a run
+ * writes START before anything else, so a marker of generation g proves that START(g) came before
+ * it, even when the consumer resumed past that START.
+ *
+ * <p>Not thread-safe: only the Connect task thread calls it.
+ */
+public final class TransactionAssembler implements AutoCloseable {
+    private static final String DUPLICATE = "duplicate";
+    private static final String STALE = "stale";
+    private static final String ABORTED = "aborted";
+    private static final String APPLIED = "already applied";
+
+    private final AssemblerSettings settings;
+    private final AssemblerListener listener;
+    private final EnvelopeSchemas envelopes = new EnvelopeSchemas();
+    private final Map<CopyKey, HeldCopy> held = new HashMap<>();
+    private final ArrayDeque<CopyKey> endOrder = new ArrayDeque<>();
+    private final FinishedCopies finished = new FinishedCopies(FinishedCopies.DEFAULT_CAPACITY);
+    private final PoisonCredits poison = new PoisonCredits();
+    private AppliedPosition applied;
+    /** The END LSN of the last released copy: a later copy ending at or before it is a duplicate. */
+    private Lsn releasedThrough = Lsn.INVALID;
+
+    private long maxGeneration = -1;
+    private long bufferedBytes;
+
+    public TransactionAssembler(AssemblerSettings settings, AppliedPosition applied, AssemblerListener listener) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.applied = Objects.requireNonNull(applied, "applied");
+        this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    /**
+     * A decoded data record (any op, transactional messages included).
+     *
+     * @throws ConnectException naming the record if its copy now has more records than its END announced
+     */
+    public void addChange(ChangeRecord record) {
+        TransactionInfo transaction = record.event().transaction();
+        if (transaction == null) {
+            listener.dropped("non-transactional", 1);
+            return;
+        }
+        CopyKey key = new CopyKey(transaction.xid(), transaction.generation());
+        String finishedReason = finished.reason(key);
+        if (finishedReason != null) {
+            listener.dropped(finishedReason, 1);
+            return;
+        }
+        HeldCopy copy = held.get(key);
+        if (copy == null && key.generation() < maxGeneration) {
+            listener.dropped(STALE, 1);
+            return;
+        }
+        if (copy == null) {
+            copy = open(key);
+        }
+        String rejection = copy.rejection(transaction);
+        if (rejection != null) {
+            listener.dropped(rejection, 1);
+            return;
+        }
+        long before = copy.memoryBytes();
+        try {
+            copy.add(record);
+        } catch (IOException e) {
+            throw spillFailure(copy, e);
+        }
+        bufferedBytes += copy.memoryBytes() - before;
+        enforceLimit();
+    }
+
+    /**
+     * An undecodable record, sent to the dead letter queue: the copy of {@code keyXid} that completes
+     * may do so with one record fewer on its topic.
+     */
+    public void addPoison(TopicPartition partition, long offset, long keyXid) {
+        boolean buffered = held.keySet().stream().anyMatch(key -> key.xid() == keyXid);
+        if (!buffered && finished.anyOf(keyXid)) {
+            listener.dropped(DUPLICATE, 1);
+            return;
+        }
+        if (!poison.add(keyXid, partition, offset)) {
+            listener.dropped(DUPLICATE, 1);
+        }
+    }
+
+    /**
+     * A marker from the marker topic, in its order.
+     *
+     * @throws ConnectException if an END announces fewer records than already arrived for its copy
+     */
+    public void addMarker(Marker marker, TopicPartition partition, long offset) {
+        observeGeneration(marker.generation());
+        if (marker instanceof Marker.End end) {
+            onEnd(end, partition, offset);
+        } else if (marker instanceof Marker.Abort abort) {
+            onAbort(abort, partition, offset);
+        }
+        // BEGIN is optional and HEARTBEAT only confirms a position: neither changes a copy
+    }
+
+    /** Complete copies in END order, removed from the buffer; never one the applied position covers. */
+    public List<SourceTransaction> drainReady() {
+        List<SourceTransaction> ready = new ArrayList<>();
+        while (!endOrder.isEmpty()) {
+            CopyKey key = endOrder.peekFirst();
+            HeldCopy copy = held.get(key);
+            if (copy == null) {
+                endOrder.pollFirst(); // dropped since its END arrived
+            } else if (alreadyApplied(copy.endLsn())) {
+                endOrder.pollFirst();
+                discard(copy, APPLIED);
+            } else if (copy.complete(settings.countedTopic(), poison)) {
+                endOrder.pollFirst();
+                ready.add(release(copy));
+            } else {
+                break;
+            }
+        }
+        return ready;
+    }
+
+    /** The applied position was reloaded: drop the buffered copies it covers. */
+    public void advanceApplied(AppliedPosition applied) {
+        this.applied = Objects.requireNonNull(applied, "applied");
+        List<HeldCopy> covered = held.values().stream()
+                .filter(copy -> copy.hasEnd() && alreadyApplied(copy.endLsn()))
+                .toList();
+        covered.forEach(copy -> discard(copy, APPLIED));
+    }
+
+    /**
+     * Per partition, the lowest offset of a record or marker still needed by a copy not yet released
+     * (records, its END, ABORTs of its subtransactions, undecodable records): consumer offsets must
+     * not pass it, or a restart would miss it.
+     */
+    public Map<TopicPartition, Long> pendingFloors() {
+        Map<TopicPartition, Long> floors = new HashMap<>();
+        held.values().forEach(copy -> copy.lowerFloors(floors));
+        poison.lowerAll(floors);
+        return floors;
+    }
+
+    /** In-memory bytes of the held copies (spilled records not counted). */
+    public long bufferedBytes() {
+        return bufferedBytes;
+    }
+
+    /** Copies held, complete or not, in memory or spilled. */
+    public int bufferedTransactions() {
+        return held.size();
+    }
+
+    /** Drops every held copy and deletes its spill files; released transactions keep theirs. */
+    @Override
+    public void close() {
+        held.values().forEach(HeldCopy::discard);
+        held.clear();
+        endOrder.clear();
+        bufferedBytes = 0;
+    }
+
+    /**
+     * A heap estimate of a Connect value (Struct, List, Map, String, byte[], ByteBuffer, BigDecimal,
+     * boxed primitives), for {@link ChangeRecord#sizeBytes()}.
+     */
+    public static long estimateSize(Object connectValue) {
+        return ConnectValueSizes.estimate(connectValue);
+    }
+
+    private void observeGeneration(long generation) {
+        if (generation <= maxGeneration) {
+            return;
+        }
+        maxGeneration = generation;
+        List<HeldCopy> stale = held.values().stream()
+                .filter(copy -> copy.key().generation() < generation && !copy.hasEnd())
+                .toList();
+        stale.forEach(copy -> discard(copy, STALE));
+    }
+
+    private void onEnd(Marker.End end, TopicPartition partition, long offset) {
+        CopyKey key = new CopyKey(end.xid(), end.generation());
+        HeldCopy copy = held.get(key);
+        if (finished.reason(key) != null || (copy != null && copy.hasEnd())) {
+            return; // a redelivered END
+        }
+        if (alreadyApplied(end.endLsn())) {
+            if (copy != null) {
+                discard(copy, APPLIED);
+            }
+            finished.finish(key, APPLIED);
+            poison.clear(key.xid());
+            return;
+        }
+        if (copy == null) {
+            copy = open(key);
+        }
+        copy.end(end, partition, offset);
+        endOrder.addLast(key);
+    }
+
+    private void onAbort(Marker.Abort abort, TopicPartition partition, long offset) {
+        CopyKey key = new CopyKey(abort.xid(), abort.generation());
+        HeldCopy copy = held.get(key);
+        if (finished.reason(key) != null) {
+            return;
+        }
+        if (abort.isTopLevel()) {
+            if (copy != null) {
+                discard(copy, ABORTED);
+            }
+            finished.finish(key, ABORTED);
+            poison.clear(key.xid());
+            return;
+        }
+        if (copy == null) {
+            copy = open(key);
+        }
+        long before = copy.memoryBytes();
+        long cancelled = copy.cancel(abort.subxid(), partition, offset);
+        bufferedBytes += copy.memoryBytes() - before;
+        if (cancelled > 0) {
+            listener.dropped(ABORTED, cancelled);
+        }
+    }
+
+    private HeldCopy open(CopyKey key) {
+        HeldCopy copy = new HeldCopy(key);
+        held.put(key, copy);
+        return copy;
+    }
+
+    private boolean alreadyApplied(Lsn endLsn) {
+        return applied.covers(endLsn) || (releasedThrough.isValid() && endLsn.compareTo(releasedThrough) <= 0);
+    }
+
+    private SourceTransaction release(HeldCopy copy) {
+        held.remove(copy.key());
+        bufferedBytes -= copy.memoryBytes();
+        finished.finish(copy.key(), DUPLICATE);
+        SourceTransaction transaction;
+        try {
+            transaction = copy.release(poison);
+        } catch (IOException e) {
+            throw spillFailure(copy, e);
+        }
+        poison.clear(copy.key().xid());
+        releasedThrough = transaction.endLsn();
+        return transaction;
+    }
+
+    /** Drops a held copy; later records of it are dropped as well, for the same reason. */
+    private void discard(HeldCopy copy, String reason) {
+        held.remove(copy.key());
+        bufferedBytes -= copy.memoryBytes();
+        finished.finish(copy.key(), reason);
+        if (copy.count() > 0) {
+            listener.dropped(reason, copy.count());
+        }
+        copy.discard();
+    }
+
+    /** Spills the largest in-memory copies until the buffer fits again; reading never waits. */
+    private void enforceLimit() {
+        if (bufferedBytes <= settings.maxBytes()) {
+            return;
+        }
+        List<HeldCopy> largest = held.values().stream()
+                .filter(copy -> !copy.spilled() && copy.memoryBytes() > 0)
+                .sorted(Comparator.comparingLong(HeldCopy::memoryBytes).reversed())
+                .toList();
+        Iterator<HeldCopy> next = largest.iterator();
+        while (bufferedBytes > settings.maxBytes() && next.hasNext()) {
+            HeldCopy copy = next.next();
+            String prefix = "pglane-xid" + copy.key().xid() + "-g" + copy.key().generation() + "-";
+            try {
+                long freed = copy.spill(new SpillFiles(settings.spillDirectory(), prefix, new SpillFormat(envelopes)));
+                bufferedBytes -= freed;
+                listener.spilled(copy.key().xid(), freed);
+            } catch (IOException | UncheckedIOException e) {
+                throw spillFailure(copy, e);
+            }
+        }
+    }
+
+    private static ConnectException spillFailure(HeldCopy copy, Exception e) {
+        return new ConnectException("cannot spill " + copy.key() + " to disk: " + e.getMessage(), e);
+    }
+}

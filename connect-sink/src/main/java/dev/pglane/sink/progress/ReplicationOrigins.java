@@ -1,0 +1,83 @@
+package dev.pglane.sink.progress;
+
+import dev.pglane.wire.Lsn;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+
+/**
+ * Progress in replication origins, as PostgreSQL's own subscriber keeps it: the commit record itself
+ * carries the source end LSN, so progress costs no extra row write. An origin can be bound to one
+ * session at a time, so each apply worker has its own ({@code pglane:<sink>:<server>:<n>}); the
+ * applied position is the highest of them, which is correct only because the sink commits in source
+ * order — the highest origin position is the last commit, and every earlier one committed before it.
+ *
+ * <p>PostgreSQL advances a session's origin also when a transaction that called
+ * {@code pg_replication_origin_xact_setup} aborts, so {@link #record} must be the last step before
+ * COMMIT: a transaction rolled back earlier (a retry, a deadlock victim) never recorded anything. Only
+ * a COMMIT that itself fails (a deferred constraint) would leave the origin ahead; the sink applies that
+ * transaction again at once, but a crash in between would skip it — the progress table has no such gap.
+ */
+public final class ReplicationOrigins implements ProgressLog {
+    private final String prefix;
+    private final int workers;
+
+    public ReplicationOrigins(String sinkName, String sourceServer, int workers) {
+        this.prefix = "pglane:" + sinkName + ":" + sourceServer + ":";
+        this.workers = workers;
+    }
+
+    String originName(int worker) {
+        return prefix + worker;
+    }
+
+    @Override
+    public void prepare(Connection connection) throws SQLException {
+        String sql = "SELECT pg_replication_origin_create(?)"
+                + " WHERE NOT EXISTS (SELECT 1 FROM pg_replication_origin WHERE roname = ?)";
+        try (PreparedStatement st = connection.prepareStatement(sql)) {
+            for (int worker = 0; worker < workers; worker++) {
+                st.setString(1, originName(worker));
+                st.setString(2, originName(worker));
+                st.executeQuery().close();
+            }
+        }
+    }
+
+    @Override
+    public AppliedPosition load(Connection connection) throws SQLException {
+        // The committed position, flushed or not: the caller makes it durable (DurabilityBarrier) before
+        // trusting it. Every origin this sink ever used counts, also those of workers a smaller apply.workers dropped.
+        String sql = "SELECT max(pg_replication_origin_progress(roname, false))::text FROM pg_replication_origin"
+                + " WHERE starts_with(roname, ?)";
+        try (PreparedStatement st = connection.prepareStatement(sql)) {
+            st.setString(1, prefix);
+            try (ResultSet rs = st.executeQuery()) {
+                String lsn = rs.next() ? rs.getString(1) : null;
+                return lsn == null || !Lsn.parse(lsn).isValid()
+                        ? AppliedPosition.NONE
+                        : new AppliedPosition(Lsn.parse(lsn), 0L, 0L);
+            }
+        }
+    }
+
+    @Override
+    public void setUpSession(Connection connection, int worker) throws SQLException {
+        try (PreparedStatement st = connection.prepareStatement("SELECT pg_replication_origin_session_setup(?)")) {
+            st.setString(1, originName(worker));
+            st.executeQuery().close();
+        }
+    }
+
+    @Override
+    public void record(Connection connection, AppliedPosition position) throws SQLException {
+        String sql = "SELECT pg_replication_origin_xact_setup(?, timestamptz 'epoch' + ? * interval '1 microsecond')";
+        try (PreparedStatement st = connection.prepareStatement(sql)) {
+            st.setObject(1, position.endLsn().toString(), Types.OTHER);
+            st.setLong(2, position.commitTsUs());
+            st.executeQuery().close();
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package dev.pglane.sink.schedule;
+
+import dev.pglane.sink.assemble.SourceTransaction;
+
+/**
+ * Hooks for the sink's metrics. Called from the scheduler's threads: implementations must be
+ * thread-safe and quick, and must not call back into the scheduler.
+ */
+public interface ApplyListener {
+
+    /** Does nothing. */
+    ApplyListener NONE = new ApplyListener() {};
+
+    /**
+     * {@code tx} committed as {@code sequence}; called in sequence order, before
+     * {@link ApplyScheduler#committedSequence()} reaches it.
+     *
+     * @param rows the change records it applied
+     */
+    default void committed(SourceTransaction tx, long sequence, long rows) {}
+
+    /**
+     * A sample of the workers, taken every deadlock-check interval.
+     *
+     * @param onDependencies workers holding a transaction that waits for an earlier conflicting one
+     * @param onTurn workers that applied their transaction and wait to commit in order
+     * @param busyWorkers workers holding a transaction in any state
+     */
+    default void waiting(int onDependencies, int onTurn, int busyWorkers) {}
+
+    /** {@code tx} was rolled back and will be applied again; {@code reason} says why. */
+    default void retried(SourceTransaction tx, String reason) {}
+
+    /** {@code victim} held a lock the head transaction waited for and was rolled back to break the cycle. */
+    default void deadlockResolved(SourceTransaction victim) {}
+}

@@ -1,0 +1,17 @@
+package dev.pglane.sink.schedule;
+
+import java.sql.SQLException;
+
+/**
+ * The scheduler's view of the target's lock manager, used to break commit-order deadlocks: a worker
+ * waiting in Java for its turn is invisible to PostgreSQL's deadlock detector (parallel-apply.md R6 b).
+ * Called from the deadlock-check thread only.
+ */
+public interface BlockingProbe {
+
+    /** The server processes that {@code pid} is waiting for ({@code pg_blocking_pids}). */
+    int[] blockingPids(int pid) throws SQLException;
+
+    /** Cancels the statement {@code pid} is running ({@code pg_cancel_backend}). */
+    void cancel(int pid) throws SQLException;
+}

@@ -1,0 +1,170 @@
+package dev.pglane.sink.target;
+
+import dev.pglane.sink.PgSinkConfig;
+import dev.pglane.sink.TableName;
+import dev.pglane.sink.assemble.ChangeRecord;
+import dev.pglane.wire.envelope.SourceInfo;
+import dev.pglane.wire.types.ColumnParameters;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes a target table fit the rows the source sends ({@code auto.create}, {@code auto.evolve}):
+ * the column types come from each field's {@code __pglane.type} parameter, the key from
+ * {@code __pglane.key}. The DDL runs in the caller's open transaction, so it commits or rolls back
+ * with the changes that needed it; {@code IF NOT EXISTS} makes a second worker's identical DDL a
+ * no-op once the first one committed.
+ */
+public final class TableEvolution {
+    private static final Logger log = LoggerFactory.getLogger(TableEvolution.class);
+
+    private final boolean autoCreate;
+    private final boolean autoEvolve;
+
+    public TableEvolution(boolean autoCreate, boolean autoEvolve) {
+        this.autoCreate = autoCreate;
+        this.autoEvolve = autoEvolve;
+    }
+
+    /**
+     * Makes {@code table} fit {@code rowSchema} inside the caller's open transaction: CREATE TABLE (NOT
+     * NULL only for key columns, PRIMARY KEY from the fields with {@code __pglane.key=true}) or ALTER
+     * TABLE ADD COLUMN for each missing column.
+     *
+     * @param current the table as the catalog knows it, empty if it does not exist
+     * @param record the record that needs the change, named in errors
+     * @return true if DDL ran, so the caller must invalidate the catalog entry
+     * @throws ConnectException if the table or a column is missing and the setting that would add it
+     *     is off, naming table, columns, record and setting
+     */
+    public boolean ensure(
+            Connection connection,
+            TableName table,
+            Optional<TargetTable> current,
+            Schema rowSchema,
+            ChangeRecord record)
+            throws SQLException {
+        if (current.isEmpty()) {
+            if (!autoCreate) {
+                throw missingTable(table, record);
+            }
+            createTable(connection, table, rowSchema, record);
+            return true;
+        }
+        List<Field> missing = rowSchema.fields().stream()
+                .filter(f -> current.get().column(f.name()).isEmpty())
+                .toList();
+        if (missing.isEmpty()) {
+            return false;
+        }
+        if (!autoEvolve) {
+            throw new ConnectException("Target table " + table + " lacks column(s) "
+                    + missing.stream().map(Field::name).collect(Collectors.joining(", ")) + " that "
+                    + describe(record) + " carries; add them or set " + PgSinkConfig.AUTO_EVOLVE + "=true");
+        }
+        String sql = "ALTER TABLE " + Identifiers.qualified(table)
+                + missing.stream()
+                        .map(f -> " ADD COLUMN IF NOT EXISTS " + columnDefinition(f, false, record))
+                        .collect(Collectors.joining(","));
+        execute(connection, sql);
+        log.info("Added column(s) to {} for {}: {}", table, describe(record), sql);
+        return true;
+    }
+
+    /**
+     * Whether a TRUNCATE of {@code table} has something to truncate: false if the table is missing and
+     * {@code auto.create} would create it empty anyway.
+     *
+     * @throws ConnectException if the table is missing and {@code auto.create} is off
+     */
+    public boolean truncatable(TableName table, Optional<TargetTable> current, ChangeRecord record) {
+        if (current.isPresent()) {
+            return true;
+        }
+        if (!autoCreate) {
+            throw missingTable(table, record);
+        }
+        return false;
+    }
+
+    private ConnectException missingTable(TableName table, ChangeRecord record) {
+        return new ConnectException("Target table " + table + " does not exist (needed by " + describe(record)
+                + "); create it or set " + PgSinkConfig.AUTO_CREATE + "=true");
+    }
+
+    private static void createTable(Connection connection, TableName table, Schema rowSchema, ChangeRecord record)
+            throws SQLException {
+        if (!schemaExists(connection, table.schema())) {
+            // Checked first: CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even when it exists.
+            execute(connection, "CREATE SCHEMA IF NOT EXISTS " + Identifiers.quote(table.schema()));
+        }
+        List<String> key = primaryKey(rowSchema);
+        StringBuilder sql = new StringBuilder("CREATE TABLE IF NOT EXISTS ")
+                .append(Identifiers.qualified(table))
+                .append(" (");
+        sql.append(rowSchema.fields().stream()
+                .map(f -> columnDefinition(f, key.contains(f.name()), record))
+                .collect(Collectors.joining(", ")));
+        if (!key.isEmpty()) {
+            sql.append(", PRIMARY KEY (").append(Identifiers.columnList(key)).append(')');
+        }
+        sql.append(')');
+        execute(connection, sql.toString());
+        log.info("Created target table {} for {}: {}", table, describe(record), sql);
+    }
+
+    /**
+     * The replica identity columns, unless every column is one: that is REPLICA IDENTITY FULL (pgoutput
+     * flags all columns then), which identifies rows but is no key: the source may hold duplicates,
+     * and types such as json have no btree operator class.
+     */
+    private static List<String> primaryKey(Schema rowSchema) {
+        List<String> key = rowSchema.fields().stream()
+                .filter(f -> ColumnParameters.isKey(f.schema()))
+                .map(Field::name)
+                .toList();
+        return key.size() == rowSchema.fields().size() ? List.of() : key;
+    }
+
+    private static String columnDefinition(Field field, boolean notNull, ChangeRecord record) {
+        String type = ColumnParameters.pgType(field.schema());
+        if (type == null) {
+            throw new ConnectException("Column " + field.name() + " of " + describe(record) + " has no "
+                    + ColumnParameters.TYPE + " parameter, so its target type is unknown; create the column"
+                    + " yourself");
+        }
+        return Identifiers.quote(field.name()) + " " + type + (notNull ? " NOT NULL" : "");
+    }
+
+    private static boolean schemaExists(Connection connection, String schema) throws SQLException {
+        try (PreparedStatement st = connection.prepareStatement("SELECT 1 FROM pg_namespace WHERE nspname = ?")) {
+            st.setString(1, schema);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    /** {@code record topic-0@12 of source table public.orders}. */
+    private static String describe(ChangeRecord record) {
+        SourceInfo source = record.event().source();
+        return "record " + record.position() + " of source table " + source.schema() + "." + source.table();
+    }
+}

@@ -1,0 +1,123 @@
+package dev.pglane.sink.apply;
+
+import static dev.pglane.sink.apply.SourceTable.column;
+import static dev.pglane.sink.apply.SourceTable.key;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.sink.ConflictPolicy;
+import dev.pglane.sink.assemble.SourceTransaction;
+import dev.pglane.wire.Lsn;
+import dev.pglane.wire.types.PgType;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The conflict policies against a real PostgreSQL: error names xid, LSN, table, key and record; skip
+ * counts and goes on; upsert converges on the source's rows.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class ApplyConflictTest {
+    @RegisterExtension
+    static final TargetServer server = new TargetServer(TableProgressLog.CREATE_TABLE);
+
+    /** {@code public.<name> (id int PRIMARY KEY, note text)} holding rows 1 and 2. */
+    private static SourceTable table(String name) throws SQLException {
+        server.execute(
+                "CREATE TABLE public." + name + " (id int PRIMARY KEY, note text)",
+                "INSERT INTO public." + name + " VALUES (1, 'target one'), (2, 'target two')");
+        return SourceTable.of("public", name, key("id", PgType.INT4), column("note", PgType.TEXT));
+    }
+
+    /** Conflicts of every kind, around rows that apply cleanly. */
+    private static SourceTransaction conflicting(SourceTable t, long xid) {
+        return new TestTransaction(xid, Lsn.parse("1/2000"))
+                .insert(t, t.row(3, "source three"))
+                .insert(t, t.row(1, "source one"))
+                .insert(t, t.row(4, "source four"))
+                .update(t, null, t.row(5, "source five"))
+                .update(t, null, t.row(6, null), "note")
+                .update(t, null, t.row(2, "source two"))
+                .delete(t, t.row(7, null))
+                .build();
+    }
+
+    private static String messageOfFirstFailure(SourceTransaction tx) throws SQLException {
+        try (ApplySession session = ApplySessionTest.open(server, ConflictPolicy.ERROR, 100, false)) {
+            SQLException e = assertThrows(SQLException.class, () -> session.apply(tx));
+            session.rollback();
+            return e.getSQLState() + " " + e.getMessage();
+        }
+    }
+
+    @Test
+    void errorOnAnExistingKeyNamesTableKeyRecordXidAndLsnWithTheUniqueViolationState() throws SQLException {
+        SourceTable t = table("err_insert");
+        String failure = messageOfFirstFailure(conflicting(t, 41));
+        assertTrue(failure.startsWith("23505 "), failure);
+        for (String part :
+                List.of("public.err_insert", "(id)=(1)", "src.public.err_insert-0@102", "xid 41", "1/2000")) {
+            assertTrue(failure.contains(part), part + " in " + failure);
+        }
+        assertEquals(
+                List.of("1|target one", "2|target two"), server.rows("SELECT * FROM public.err_insert ORDER BY id"));
+    }
+
+    @Test
+    void errorOnAMissingRowNamesTableKeyRecordXidAndLsnWithNoDataFound() throws SQLException {
+        SourceTable t = table("err_update");
+        String update = messageOfFirstFailure(new TestTransaction(42, Lsn.parse("1/3000"))
+                .update(t, null, t.row(9, "nine"))
+                .build());
+        assertTrue(update.startsWith("P0002 Conflict update_missing on public.err_update"), update);
+        for (String part : List.of("(id)=(9)", "src.public.err_update-0@101", "xid 42", "1/3000")) {
+            assertTrue(update.contains(part), part + " in " + update);
+        }
+        String delete = messageOfFirstFailure(new TestTransaction(43, Lsn.parse("1/4000"))
+                .delete(t, t.row(8, null))
+                .build());
+        assertTrue(delete.startsWith("P0002 Conflict delete_missing on public.err_update"), delete);
+        assertTrue(delete.contains("(id)=(8)"), delete);
+    }
+
+    @Test
+    void skipCountsEachConflictAndAppliesTheRest() throws SQLException {
+        SourceTable t = table("skipped");
+        List<String> conflicts = new ArrayList<>();
+        try (ApplySession session = ApplySessionTest.open(
+                server, ConflictPolicy.SKIP, 100, false, (kind, table) -> conflicts.add(kind + " " + table))) {
+            ApplySessionTest.applyAndCommit(session, conflicting(t, 44));
+        }
+        assertEquals(
+                List.of(
+                        "insert_exists public.skipped",
+                        "update_missing public.skipped",
+                        "update_missing public.skipped",
+                        "delete_missing public.skipped"),
+                conflicts);
+        assertEquals(
+                List.of("1|target one", "2|source two", "3|source three", "4|source four"),
+                server.rows("SELECT * FROM public.skipped ORDER BY id"));
+    }
+
+    @Test
+    void upsertOverwritesInsertsMissingRowsAndSkipsWhatItCannotWrite() throws SQLException {
+        SourceTable t = table("upserted");
+        List<String> conflicts = new ArrayList<>();
+        try (ApplySession session = ApplySessionTest.open(
+                server, ConflictPolicy.UPSERT, 100, false, (kind, table) -> conflicts.add(kind))) {
+            ApplySessionTest.applyAndCommit(session, conflicting(t, 45));
+        }
+        assertEquals(List.of("insert_exists", "update_missing", "update_missing", "delete_missing"), conflicts);
+        assertEquals(
+                List.of("1|source one", "2|source two", "3|source three", "4|source four", "5|source five"),
+                server.rows("SELECT * FROM public.upserted ORDER BY id"),
+                "row 6 kept unchanged TOAST, which a new row cannot have; deleting the missing row 7 is a no-op");
+    }
+}

@@ -1,0 +1,232 @@
+package dev.pglane.sink.apply;
+
+import static dev.pglane.sink.apply.SourceTable.column;
+import static dev.pglane.sink.apply.SourceTable.key;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.sink.ConflictPolicy;
+import dev.pglane.sink.SynchronousCommit;
+import dev.pglane.sink.assemble.SourceTransaction;
+import dev.pglane.sink.target.TableEvolution;
+import dev.pglane.sink.target.TableMapping;
+import dev.pglane.sink.target.TargetCatalog;
+import dev.pglane.wire.Lsn;
+import dev.pglane.wire.envelope.LogicalMessage;
+import dev.pglane.wire.envelope.Op;
+import dev.pglane.wire.envelope.RowImage;
+import dev.pglane.wire.types.Column;
+import dev.pglane.wire.types.PgColumnType;
+import dev.pglane.wire.types.PgType;
+import java.math.BigDecimal;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** An apply session against a real PostgreSQL: each kind of change, batching, DDL and the progress row. */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class ApplySessionTest {
+    private static final int NUMERIC_10_2 = (10 << 16 | 2) + 4;
+
+    @RegisterExtension
+    static final TargetServer server = new TargetServer(TableProgressLog.CREATE_TABLE);
+
+    static ApplySession open(TargetServer target, ConflictPolicy policy, int batchMaxRows, boolean autoCreate)
+            throws SQLException {
+        return open(target, policy, batchMaxRows, autoCreate, ConflictListener.NONE);
+    }
+
+    static ApplySession open(
+            TargetServer target, ConflictPolicy policy, int batchMaxRows, boolean autoCreate, ConflictListener listener)
+            throws SQLException {
+        return ApplySession.open(
+                target.endpoint(),
+                3,
+                new ApplySettings(policy, SynchronousCommit.OFF, batchMaxRows, "apply-test"),
+                new TableMapping("${schema}.${table}"),
+                new TargetCatalog(target.endpoint(), "apply-test-catalog"),
+                new TableEvolution(autoCreate, false),
+                new TableProgressLog(),
+                listener);
+    }
+
+    static void applyAndCommit(ApplySession session, SourceTransaction tx) throws SQLException {
+        session.apply(tx);
+        session.commit(tx);
+    }
+
+    private static SourceTable orders(String table) {
+        return SourceTable.of(
+                "public",
+                table,
+                key("id", PgType.INT4),
+                column("amount", PgType.NUMERIC, NUMERIC_10_2),
+                new Column("tags", PgColumnType.of(PgType.INT4.arrayOid(), -1), false),
+                column("placed_at", PgType.TIMESTAMPTZ),
+                column("note", PgType.TEXT));
+    }
+
+    private static Object[] order(int id, String amount, List<Integer> tags, String placedAt, String note) {
+        return new Object[] {id, amount == null ? null : new BigDecimal(amount), tags, placedAt, note};
+    }
+
+    @Test
+    void setsTheSessionUpLikePostgresqlsSubscriber() throws SQLException {
+        server.execute(
+                "CREATE TABLE public.triggered (id int PRIMARY KEY)",
+                "CREATE FUNCTION public.refuse() RETURNS trigger LANGUAGE plpgsql AS"
+                        + " $$BEGIN RAISE EXCEPTION 'ordinary triggers must not fire'; END$$",
+                "CREATE TRIGGER refuse BEFORE INSERT ON public.triggered FOR EACH ROW EXECUTE FUNCTION public.refuse()");
+        SourceTable triggered = SourceTable.of("public", "triggered", key("id", PgType.INT4));
+        try (ApplySession session = open(server, ConflictPolicy.ERROR, 100, false)) {
+            assertEquals(
+                    List.of("apply-test-worker-3"),
+                    server.rows("SELECT application_name FROM pg_stat_activity WHERE pid = " + session.backendPid()));
+            applyAndCommit(
+                    session,
+                    new TestTransaction(10, Lsn.parse("0/A000"))
+                            .insert(triggered, triggered.row(1))
+                            .build());
+        }
+        assertEquals(List.of("1"), server.rows("SELECT id FROM public.triggered"));
+    }
+
+    @Test
+    void insertsRowsOfSeveralTypesInMultiRowStatementsAndRecordsProgress() throws SQLException {
+        server.execute("CREATE TABLE public.orders (id int PRIMARY KEY, amount numeric(10,2), tags int[],"
+                + " placed_at timestamptz, note text)");
+        SourceTable orders = orders("orders");
+        TestTransaction tx = new TestTransaction(11, Lsn.parse("0/B000"));
+        for (int id = 1; id <= 5; id++) {
+            tx.insert(
+                    orders, orders.row(order(id, id + ".50", List.of(id, 7), "2024-03-01T12:30:00.250000Z", "n" + id)));
+        }
+        tx.change(
+                orders,
+                Op.CREATE,
+                b -> b.after(orders.row(order(6, null, List.of(), null, null)))
+                        .textValue(RowImage.AFTER, "amount", "NaN"));
+        try (ApplySession session = open(server, ConflictPolicy.ERROR, 2, false)) {
+            applyAndCommit(session, tx.build());
+        }
+        assertEquals(
+                List.of(
+                        "1|1.50|{1,7}|1709296200.250000|n1",
+                        "2|2.50|{2,7}|1709296200.250000|n2",
+                        "3|3.50|{3,7}|1709296200.250000|n3",
+                        "4|4.50|{4,7}|1709296200.250000|n4",
+                        "5|5.50|{5,7}|1709296200.250000|n5",
+                        "6|NaN|{}|null|null"),
+                server.rows(
+                        "SELECT id, amount, tags, extract(epoch FROM placed_at), note FROM public.orders ORDER BY id"));
+        assertEquals(
+                List.of("0/B000|" + TestTransaction.COMMIT_TS_US),
+                server.rows("SELECT end_lsn, commit_ts_us FROM public.applied WHERE xid = 11"));
+    }
+
+    @Test
+    void updatesByOldKeyKeepsUnchangedToastDeletesAndSkipsMessages() throws SQLException {
+        server.execute(
+                "CREATE TABLE public.changed (id int PRIMARY KEY, amount numeric(10,2), tags int[],"
+                        + " placed_at timestamptz, note text)",
+                "INSERT INTO public.changed VALUES (1, 1, '{1}', now(), 'one'), (2, 2, '{2}', now(), 'kept toast'),"
+                        + " (3, 3, '{3}', now(), 'three')");
+        SourceTable changed = orders("changed");
+        SourceTransaction tx = new TestTransaction(12, Lsn.parse("0/C000"))
+                .update(
+                        changed,
+                        changed.row(order(1, null, null, null, null)),
+                        changed.row(order(10, "10.00", List.of(10), "2024-01-01T00:00:00.000000Z", "ten")))
+                .update(
+                        changed,
+                        null,
+                        changed.row(order(2, "20.00", List.of(20), "2024-01-01T00:00:00.000000Z", null)),
+                        "note")
+                .change(changed, Op.MESSAGE, b -> b.message(new LogicalMessage("p", new byte[] {1}, true)))
+                .delete(changed, changed.row(order(3, null, null, null, null)))
+                .build();
+        try (ApplySession session = open(server, ConflictPolicy.ERROR, 100, false)) {
+            applyAndCommit(session, tx);
+        }
+        assertEquals(
+                List.of("2|20.00|{20}|kept toast", "10|10.00|{10}|ten"),
+                server.rows("SELECT id, amount, tags, note FROM public.changed ORDER BY id"));
+    }
+
+    @Test
+    void truncatesWithCascadeAndRestartIdentityInOneStatement() throws SQLException {
+        server.execute(
+                "CREATE TABLE public.parent (id int GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY)",
+                "CREATE TABLE public.child (id int PRIMARY KEY, parent_id int REFERENCES public.parent)",
+                "CREATE TABLE public.other (id serial PRIMARY KEY)",
+                "INSERT INTO public.parent DEFAULT VALUES",
+                "INSERT INTO public.parent DEFAULT VALUES",
+                "INSERT INTO public.child VALUES (1, 2)",
+                "INSERT INTO public.other DEFAULT VALUES");
+        SourceTable parent = SourceTable.of("public", "parent", key("id", PgType.INT4));
+        SourceTable other = SourceTable.of("public", "other", key("id", PgType.INT4));
+        SourceTransaction tx = new TestTransaction(13, Lsn.parse("0/D000"))
+                .truncate(parent, true, true)
+                .truncate(other, true, true)
+                .build();
+        try (ApplySession session = open(server, ConflictPolicy.ERROR, 100, false)) {
+            applyAndCommit(session, tx);
+        }
+        server.execute("INSERT INTO public.parent DEFAULT VALUES", "INSERT INTO public.other DEFAULT VALUES");
+        assertEquals(List.of("1"), server.rows("SELECT id FROM public.parent"), "identity restarted");
+        assertEquals(List.of("1"), server.rows("SELECT id FROM public.other"), "sequence restarted");
+        assertEquals(List.of("0"), server.rows("SELECT count(*) FROM public.child"), "cascaded");
+    }
+
+    @Test
+    void changesOnlyOneOfIdenticalRowsOfATableWithoutKey() throws SQLException {
+        server.execute(
+                "CREATE TABLE public.dupes (a int, doc json, b text)",
+                "INSERT INTO public.dupes VALUES (1, '{\"k\": 1}', 'x'), (1, '{\"k\": 1}', 'x'), (2, null, 'x')");
+        // REPLICA IDENTITY FULL: pgoutput flags every column as identity and sends the whole old row.
+        SourceTable dupes = SourceTable.of(
+                "public", "dupes", key("a", PgType.INT4), key("doc", PgType.JSON), key("b", PgType.TEXT));
+        SourceTransaction tx = new TestTransaction(14, Lsn.parse("0/E000"))
+                .update(dupes, dupes.row(1, "{\"k\": 1}", "x"), dupes.row(1, "{\"k\": 1}", "y"))
+                .delete(dupes, dupes.row(2, null, "x"))
+                .build();
+        try (ApplySession session = open(server, ConflictPolicy.ERROR, 100, false)) {
+            applyAndCommit(session, tx);
+        }
+        assertEquals(List.of("1|x", "1|y"), server.rows("SELECT a, b FROM public.dupes ORDER BY a, b"));
+    }
+
+    @Test
+    void createsMissingTablesUnderAutoCreateAndForgetsThemOnRollback() throws SQLException {
+        SourceTable created = orders("created");
+        SourceTransaction tx = new TestTransaction(15, Lsn.parse("0/F000"))
+                .insert(created, created.row(order(1, "1.00", List.of(), null, "one")))
+                .build();
+        try (ApplySession session = open(server, ConflictPolicy.ERROR, 100, true)) {
+            session.apply(tx);
+            session.rollback();
+            assertEquals(List.of(), server.rows("SELECT 1 FROM pg_class WHERE relname = 'created'"));
+            applyAndCommit(session, tx);
+        }
+        assertEquals(List.of("1|1.00|{}|one"), server.rows("SELECT id, amount, tags, note FROM public.created"));
+    }
+
+    @Test
+    void missingTableWithoutAutoCreateStopsNamingTheSetting() throws SQLException {
+        SourceTable missing = orders("missing");
+        SourceTransaction tx = new TestTransaction(16, Lsn.parse("0/10000"))
+                .insert(missing, missing.row(order(1, null, null, null, null)))
+                .build();
+        try (ApplySession session = open(server, ConflictPolicy.ERROR, 100, false)) {
+            ConnectException e = assertThrows(ConnectException.class, () -> session.apply(tx));
+            assertTrue(e.getMessage().contains("public.missing"), e.getMessage());
+            assertTrue(e.getMessage().contains("auto.create"), e.getMessage());
+            session.rollback();
+        }
+    }
+}

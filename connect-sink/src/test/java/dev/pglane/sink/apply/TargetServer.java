@@ -1,0 +1,85 @@
+package dev.pglane.sink.apply;
+
+import dev.pglane.connect.database.DatabaseEndpoint;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.postgresql.jdbc.SslMode;
+
+/**
+ * An embedded PostgreSQL 17 as the sink's target, one per test class ({@code @RegisterExtension
+ * static}), with helpers to set up and read tables.
+ */
+public final class TargetServer implements BeforeAllCallback, AfterAllCallback {
+    private final String[] setUp;
+    private EmbeddedPostgres server;
+
+    /** @param setUp statements run once the server is up */
+    public TargetServer(String... setUp) {
+        this.setUp = setUp.clone();
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException, SQLException {
+        server = EmbeddedPostgres.builder().start();
+        execute(setUp);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws IOException {
+        server.close();
+    }
+
+    public DatabaseEndpoint endpoint() {
+        return new DatabaseEndpoint(
+                "127.0.0.1",
+                server.getPort(),
+                "postgres",
+                "postgres",
+                null,
+                SslMode.DISABLE,
+                "",
+                Duration.ofSeconds(10));
+    }
+
+    public Connection connect() throws SQLException {
+        return endpoint().connect("target-server-test");
+    }
+
+    /** Runs statements in autocommit mode. */
+    public void execute(String... sql) throws SQLException {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
+            for (String statement : sql) {
+                st.execute(statement);
+            }
+        }
+    }
+
+    /** Each row of {@code sql} as its columns' text joined by {@code |}. */
+    public List<String> rows(String sql) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Connection c = connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= columns; i++) {
+                    row.append(i > 1 ? "|" : "").append(rs.getString(i));
+                }
+                rows.add(row.toString());
+            }
+        }
+        return rows;
+    }
+}

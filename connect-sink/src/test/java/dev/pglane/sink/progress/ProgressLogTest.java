@@ -1,0 +1,150 @@
+package dev.pglane.sink.progress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.sink.TableName;
+import dev.pglane.wire.Lsn;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Both progress stores against a real PostgreSQL: the position commits and rolls back with the changes. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ProgressLogTest {
+    private static EmbeddedPostgres server;
+
+    @BeforeAll
+    static void startServer() throws IOException {
+        server = EmbeddedPostgres.builder().start();
+    }
+
+    @AfterAll
+    static void stopServer() throws IOException {
+        server.close();
+    }
+
+    private static Connection connect() throws SQLException {
+        return server.getPostgresDatabase().getConnection();
+    }
+
+    @Test
+    void tableStartsEmptyThenFollowsCommitsNotRollbacks() throws SQLException {
+        ProgressLog log = new ProgressTable(new TableName("public", "progress_a"), "sink-a", "shop");
+        try (Connection c = connect()) {
+            log.prepare(c);
+            log.prepare(c); // idempotent: a restarted task prepares again
+            assertEquals(AppliedPosition.NONE, log.load(c));
+
+            AppliedPosition first = new AppliedPosition(Lsn.parse("0/16B3748"), 1_700_000_000_123_456L, 571);
+            applyAndEnd(c, log, first, true);
+            assertEquals(first, log.load(c));
+
+            applyAndEnd(c, log, new AppliedPosition(Lsn.parse("0/16B9000"), 1_700_000_001_000_000L, 572), false);
+            assertEquals(first, log.load(c), "a rolled-back transaction leaves the position");
+        }
+    }
+
+    @Test
+    void tableRowsAreKeyedBySinkAndSourceServer() throws SQLException {
+        TableName table = new TableName("public", "progress_b");
+        ProgressLog one = new ProgressTable(table, "sink-a", "shop");
+        ProgressLog other = new ProgressTable(table, "sink-b", "shop");
+        try (Connection c = connect()) {
+            one.prepare(c);
+            other.prepare(c);
+            applyAndEnd(c, one, new AppliedPosition(Lsn.parse("1/0"), 5, 9), true);
+            assertEquals(Lsn.parse("1/0"), one.load(c).endLsn());
+            assertEquals(AppliedPosition.NONE, other.load(c));
+        }
+    }
+
+    @Test
+    void tableRecordFailsWhenItsRowWasDeleted() throws SQLException {
+        ProgressLog log = new ProgressTable(new TableName("public", "progress_c"), "sink-a", "shop");
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
+            log.prepare(c);
+            st.execute("DELETE FROM progress_c");
+            c.setAutoCommit(false);
+            SQLException e =
+                    assertThrows(SQLException.class, () -> log.record(c, new AppliedPosition(Lsn.parse("0/10"), 0, 1)));
+            c.rollback();
+            assertTrue(e.getMessage().contains("progress row (sink-a, shop) is missing"), e.getMessage());
+        }
+    }
+
+    @Test
+    void originsResumeFromTheHighestWorkerPosition() throws SQLException {
+        ProgressLog log = new ReplicationOrigins("sink-o", "shop", 2);
+        try (Connection control = connect();
+                Connection worker0 = connect();
+                Connection worker1 = connect()) {
+            log.prepare(control);
+            log.prepare(control);
+            assertEquals(AppliedPosition.NONE, log.load(control));
+            log.setUpSession(worker0, 0);
+            log.setUpSession(worker1, 1);
+
+            applyAndEnd(worker0, log, new AppliedPosition(Lsn.parse("0/3000"), 1_700_000_000_000_000L, 10), true);
+            applyAndEnd(worker1, log, new AppliedPosition(Lsn.parse("0/5000"), 1_700_000_000_500_000L, 11), true);
+            assertEquals(Lsn.parse("0/5000"), log.load(control).endLsn());
+
+            // A transaction rolled back before its commit turn (a retry, a deadlock victim) never recorded.
+            worker0.setAutoCommit(false);
+            try (Statement st = worker0.createStatement()) {
+                st.execute("INSERT INTO applied_rows VALUES (12)");
+            }
+            worker0.rollback();
+            assertEquals(Lsn.parse("0/5000"), log.load(control).endLsn());
+        }
+    }
+
+    @Test
+    void barrierMakesEarlierAsynchronousCommitsDurable() throws SQLException {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
+            st.execute("SET synchronous_commit = off");
+            st.execute("CREATE TABLE IF NOT EXISTS barrier_probe (id int)");
+            st.execute("INSERT INTO barrier_probe VALUES (1)");
+            Lsn afterAsyncCommit = walLsn(st, "pg_current_wal_insert_lsn()");
+            DurabilityBarrier.run(c);
+            assertTrue(c.getAutoCommit());
+            Lsn flushed = walLsn(st, "pg_current_wal_flush_lsn()");
+            assertTrue(flushed.compareTo(afterAsyncCommit) >= 0, "flushed " + flushed + " < " + afterAsyncCommit);
+        }
+    }
+
+    private static Lsn walLsn(Statement st, String function) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT " + function + "::text")) {
+            rs.next();
+            return Lsn.parse(rs.getString(1));
+        }
+    }
+
+    /** One applied transaction: a change, the position, then commit or rollback. */
+    private static void applyAndEnd(Connection c, ProgressLog log, AppliedPosition position, boolean commit)
+            throws SQLException {
+        c.setAutoCommit(false);
+        try (Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE IF NOT EXISTS applied_rows (xid bigint)");
+            st.execute("INSERT INTO applied_rows VALUES (" + position.xid() + ")");
+        }
+        log.record(c, position);
+        if (commit) {
+            c.commit();
+        } else {
+            c.rollback();
+        }
+        c.setAutoCommit(true);
+    }
+}

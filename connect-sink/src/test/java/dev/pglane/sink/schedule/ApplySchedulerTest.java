@@ -1,0 +1,119 @@
+package dev.pglane.sink.schedule;
+
+import static dev.pglane.sink.schedule.SchedulerHarness.insertAccount;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.sink.assemble.SourceTransaction;
+import dev.pglane.sink.schedule.SampleTables.TxBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(60)
+class ApplySchedulerTest {
+    private static final Duration INTERVAL = Duration.ofMillis(50);
+
+    @Test
+    void independentTransactionsOverlapAndStillCommitInOrder() throws Exception {
+        try (SchedulerHarness harness = new SchedulerHarness(2, INTERVAL, 3)) {
+            FakeDatabase db = harness.db;
+            db.script(1, (session, attempt) -> db.await(session, () -> db.openTransactions() >= 2, "xid 2 to open"));
+            harness.submit(insertAccount(1, 1), insertAccount(2, 2));
+            harness.awaitIdle();
+            harness.scheduler.checkFailure();
+            assertEquals(2, db.maxOpen());
+            assertEquals(List.of(1L, 2L), db.committedXids());
+            assertEquals(List.of(1L, 2L), harness.listener.committedSequences());
+        }
+    }
+
+    @Test
+    void barrierWaitsForEarlierAndHoldsBackLaterTransactions() throws Exception {
+        try (SchedulerHarness harness = new SchedulerHarness(4, INTERVAL, 3)) {
+            FakeDatabase db = harness.db;
+            RecordingListener listener = harness.listener;
+            SourceTransaction truncate = new TxBuilder(3).truncate("audit").build();
+            AtomicReference<List<Long>> committedBefore = new AtomicReference<>();
+            AtomicInteger laterAttempts = new AtomicInteger(-1);
+            db.script(3, (session, attempt) -> {
+                committedBefore.set(db.committedXids());
+                // xid 4 and 5 are taken by workers but held back: they wait for the barrier
+                db.await(session, () -> listener.lastOnDependencies() == 2, "two workers waiting on the barrier");
+                laterAttempts.set(db.attemptsOf(4) + db.attemptsOf(5));
+            });
+            harness.submit(
+                    insertAccount(1, 1), insertAccount(2, 2), truncate, insertAccount(4, 4), insertAccount(5, 5));
+            harness.awaitIdle();
+            harness.scheduler.checkFailure();
+            assertEquals(List.of(1L, 2L, 3L, 4L, 5L), db.committedXids());
+            assertEquals(List.of(1L, 2L), committedBefore.get(), "earlier transactions committed first");
+            assertEquals(0, laterAttempts.get(), "a later transaction started during the barrier");
+            db.assertNoConflictingOverlap(Set.of(3L));
+        }
+    }
+
+    @Test
+    void reportsSequencesAndInFlightTransactions() throws Exception {
+        try (SchedulerHarness harness = new SchedulerHarness(2, INTERVAL, 3)) {
+            FakeDatabase db = harness.db;
+            db.script(1, (session, attempt) -> db.await(session, () -> db.signalled("go"), "the test to let xid 1 go"));
+            ApplyScheduler scheduler = harness.scheduler;
+            assertEquals(1, scheduler.submit(insertAccount(1, 1)));
+            assertEquals(2, scheduler.submit(insertAccount(2, 2)));
+            assertEquals(3, scheduler.submit(insertAccount(3, 3)));
+            assertEquals(0, scheduler.committedSequence());
+            assertEquals(3, scheduler.inFlight());
+            assertFalse(scheduler.awaitIdle(Duration.ofMillis(1)));
+            db.signal("go");
+            harness.awaitIdle();
+            assertEquals(3, scheduler.committedSequence());
+            assertEquals(0, scheduler.inFlight());
+        }
+    }
+
+    @Test
+    void namesItsThreads() {
+        try (SchedulerHarness harness = new SchedulerHarness(2, INTERVAL, 3)) {
+            Set<String> names = threadNames();
+            String prefix = SchedulerHarness.THREAD_PREFIX;
+            assertTrue(
+                    names.containsAll(Set.of(prefix + "-worker-0", prefix + "-worker-1", prefix + "-deadlock-check")));
+            harness.close();
+            assertTrue(threadNames().stream().noneMatch(name -> name.startsWith(prefix)), "threads left running");
+        }
+    }
+
+    @Test
+    void closeRollsBackOpenWorkCancelsStuckStatementsAndClosesSessions() throws Exception {
+        SchedulerHarness harness = new SchedulerHarness(2, INTERVAL, 3);
+        FakeDatabase db = harness.db;
+        // xid 1 never finishes on its own: only a cancel ends its wait; xid 2 applies and waits for its turn
+        db.script(1, (session, attempt) -> db.await(session, () -> false, "a cancel"));
+        harness.submit(insertAccount(1, 1), insertAccount(2, 2));
+        db.await(null, () -> db.openTransactions() == 2 && db.attemptsOf(2) == 1, "both transactions open");
+        harness.close();
+        assertEquals(0, db.openTransactions());
+        assertTrue(db.allSessionsClosed());
+        assertEquals(List.of(), db.commits());
+        assertTrue(db.rolledBack(1) && db.rolledBack(2));
+        assertFalse(harness.scheduler.awaitIdle(Duration.ofSeconds(10)), "closed with both uncommitted");
+        harness.scheduler.checkFailure();
+        assertThrows(IllegalStateException.class, () -> harness.scheduler.submit(insertAccount(3, 3)));
+        harness.close();
+    }
+
+    private static Set<String> threadNames() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(Thread::getName)
+                .collect(Collectors.toSet());
+    }
+}

@@ -1,0 +1,145 @@
+package dev.pglane.sink.target;
+
+import static dev.pglane.sink.apply.SourceTable.column;
+import static dev.pglane.sink.apply.SourceTable.key;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.sink.TableName;
+import dev.pglane.sink.apply.SourceTable;
+import dev.pglane.sink.apply.TargetServer;
+import dev.pglane.sink.apply.TestTransaction;
+import dev.pglane.sink.assemble.ChangeRecord;
+import dev.pglane.wire.Lsn;
+import dev.pglane.wire.types.Column;
+import dev.pglane.wire.types.PgColumnType;
+import dev.pglane.wire.types.PgType;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** auto.create and auto.evolve against a real PostgreSQL, and the errors when they are off. */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class TableEvolutionTest {
+    private static final int NUMERIC_10_2 = (10 << 16 | 2) + 4;
+
+    @RegisterExtension
+    static final TargetServer server = new TargetServer();
+
+    private static SourceTable orders(String table) {
+        return SourceTable.of(
+                "sales",
+                table,
+                key("id", PgType.INT8),
+                key("region", PgType.TEXT),
+                column("amount", PgType.NUMERIC, NUMERIC_10_2),
+                new Column("tags", PgColumnType.of(PgType.INT4.arrayOid(), -1), false),
+                column("placed_at", PgType.TIMESTAMPTZ),
+                column("note", PgType.VARCHAR, 24 + 4));
+    }
+
+    private static ChangeRecord recordOf(SourceTable table) {
+        return new TestTransaction(5, Lsn.parse("0/5000"))
+                .insert(table, table.row())
+                .first();
+    }
+
+    private static boolean ensure(TableEvolution evolution, SourceTable source, TableName target) throws SQLException {
+        TargetCatalog catalog = new TargetCatalog(server.endpoint(), "evolution-test");
+        try (Connection connection = server.connect()) {
+            connection.setAutoCommit(false);
+            boolean ran =
+                    evolution.ensure(connection, target, catalog.lookup(target), source.rowSchema(), recordOf(source));
+            connection.commit();
+            return ran;
+        }
+    }
+
+    private static TargetTable read(TableName name) {
+        return new TargetCatalog(server.endpoint(), "evolution-test")
+                .lookup(name)
+                .orElseThrow();
+    }
+
+    @Test
+    void autoCreateBuildsTheTableFromTheRowSchemaWithItsKeyInANewSchema() throws SQLException {
+        TableName name = new TableName("sales", "orders");
+        assertTrue(ensure(new TableEvolution(true, false), orders("orders"), name));
+
+        TargetTable table = read(name);
+        assertEquals(
+                List.of(
+                        new TargetColumn("id", "bigint", false),
+                        new TargetColumn("region", "text", false),
+                        new TargetColumn("amount", "numeric(10,2)", false),
+                        new TargetColumn("tags", "integer[]", false),
+                        new TargetColumn("placed_at", "timestamp with time zone", false),
+                        new TargetColumn("note", "character varying(24)", false)),
+                table.columns());
+        assertEquals(List.of("id", "region"), table.primaryKey());
+        assertEquals(
+                List.of("id", "region"),
+                server.rows("SELECT attname FROM pg_attribute WHERE attrelid = 'sales.orders'::regclass"
+                        + " AND attnum > 0 AND attnotnull ORDER BY attnum"),
+                "NOT NULL only on key columns");
+        assertFalse(ensure(new TableEvolution(true, false), orders("orders"), name), "nothing left to do");
+    }
+
+    @Test
+    void autoCreateOfAReplicaIdentityFullTableMakesNoPrimaryKey() throws SQLException {
+        SourceTable full = SourceTable.of("public", "full_rows", key("a", PgType.INT4), key("doc", PgType.JSON));
+        TableName name = new TableName("public", "full_rows");
+        assertTrue(ensure(new TableEvolution(true, false), full, name));
+        assertEquals(List.of(), read(name).primaryKey());
+    }
+
+    @Test
+    void autoEvolveAddsMissingColumns() throws SQLException {
+        server.execute("CREATE TABLE public.evolving (id bigint PRIMARY KEY, region text)");
+        TableName name = new TableName("public", "evolving");
+        assertTrue(ensure(new TableEvolution(false, true), orders("evolving"), name));
+        assertEquals(
+                List.of("id", "region", "amount", "tags", "placed_at", "note"),
+                read(name).columns().stream().map(TargetColumn::name).toList());
+        assertEquals("numeric(10,2)", read(name).column("amount").orElseThrow().type());
+    }
+
+    @Test
+    void missingTableWithoutAutoCreateNamesTableRecordAndSetting() {
+        TableName name = new TableName("public", "absent");
+        ConnectException e = assertThrows(
+                ConnectException.class, () -> ensure(new TableEvolution(false, true), orders("absent"), name));
+        assertTrue(e.getMessage().contains("public.absent"), e.getMessage());
+        assertTrue(e.getMessage().contains("auto.create"), e.getMessage());
+        assertTrue(e.getMessage().contains("src.sales.absent-0@101"), e.getMessage());
+    }
+
+    @Test
+    void missingColumnWithoutAutoEvolveNamesColumnsRecordAndSetting() throws SQLException {
+        server.execute("CREATE TABLE public.narrow (id bigint PRIMARY KEY, region text, amount numeric)");
+        TableName name = new TableName("public", "narrow");
+        ConnectException e = assertThrows(
+                ConnectException.class, () -> ensure(new TableEvolution(true, false), orders("narrow"), name));
+        assertTrue(e.getMessage().contains("public.narrow lacks column(s) tags, placed_at, note"), e.getMessage());
+        assertTrue(e.getMessage().contains("auto.evolve"), e.getMessage());
+        assertTrue(e.getMessage().contains("src.sales.narrow-0@101"), e.getMessage());
+    }
+
+    @Test
+    void truncateOfAMissingTableIsANoOpOnlyUnderAutoCreate() {
+        TableName name = new TableName("public", "never_created");
+        ChangeRecord record = recordOf(orders("never_created"));
+        assertFalse(new TableEvolution(true, false).truncatable(name, Optional.empty(), record));
+        assertThrows(
+                ConnectException.class,
+                () -> new TableEvolution(false, false).truncatable(name, Optional.empty(), record));
+    }
+}
