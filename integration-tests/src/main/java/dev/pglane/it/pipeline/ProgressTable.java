@@ -31,9 +31,9 @@ public final class ProgressTable implements AutoCloseable {
 
     /** The sink's current progress; {@link Progress#NONE} before it has applied anything (or made the table). */
     public Progress read() throws SQLException {
-        // the sink's rows for every source server it applies: it stores one per server, and commits in order
+        // one row per source server the sink applies; before its first transaction a row holds 0/0 and no time
         String sql = "SELECT end_lsn::text, commit_ts, xid, clock_timestamp() FROM " + table
-                + " WHERE sink_name = ? ORDER BY end_lsn DESC LIMIT 1";
+                + " WHERE sink_name = ? AND end_lsn > '0/0' ORDER BY end_lsn DESC LIMIT 1";
         try (PreparedStatement query = target.prepareStatement(sql)) {
             query.setString(1, sinkName);
             try (ResultSet rs = query.executeQuery()) {
