@@ -124,6 +124,9 @@ class SinkReplicationIT {
                     List.of(2L * rounds, "ab".repeat(rounds)),
                     TargetTriggers.counter(target, name),
                     "the triggers' counter: both transactions of each round applied once, a's before b's");
+            assertTrue(
+                    TaskMetrics.value(run.sinkName(), "deadlocks-resolved-total") >= 1,
+                    "the sink's metrics count the commit-order deadlocks it resolved");
             assertProgressAtLastTransaction(run, caughtUp);
         }
     }

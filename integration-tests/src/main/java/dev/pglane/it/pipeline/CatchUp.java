@@ -15,8 +15,9 @@ import java.time.Duration;
  * Waits until a sink has applied every transaction that the source had committed when the wait began.
  *
  * <ol>
- *   <li>L = the source's {@code pg_current_wal_lsn()}: every transaction committed before the call ends at or
- *       before L.
+ *   <li>L = the source's {@code pg_current_wal_insert_lsn()}: every transaction committed before the call ends at
+ *       or before L. Not {@code pg_current_wal_lsn()}, the write position: with {@code synchronous_commit = off}
+ *       (the test servers' setting) it lags behind commits that have already returned.
  *   <li>Wait until the slot's {@code confirmed_flush_lsn} ≥ L. The source confirms only END positions whose records
  *       Kafka acknowledged, or, with nothing in flight, the server's position (wire-format.md §6); so from then on
  *       every END ≤ L is on the marker topic.
@@ -36,7 +37,7 @@ public final class CatchUp {
     /**
      * What the wait found.
      *
-     * @param sourceLsn L, the source's WAL position when the wait began
+     * @param sourceLsn L, the source's WAL insert position when the wait began
      * @param committed the source's transactions up to L, as its END markers tell them
      * @param progress the sink's progress once it covered them
      * @param waited how long it all took
@@ -123,7 +124,7 @@ public final class CatchUp {
     }
 
     private static Lsn currentWalLsn(Connection source) throws SQLException {
-        try (PreparedStatement query = source.prepareStatement("SELECT pg_current_wal_lsn()::text");
+        try (PreparedStatement query = source.prepareStatement("SELECT pg_current_wal_insert_lsn()::text");
                 ResultSet rs = query.executeQuery()) {
             rs.next();
             return Lsn.parse(rs.getString(1));
