@@ -63,7 +63,7 @@ public final class ChangeWorkload {
     }
 
     private Result run(int clients, long deadline, int transactionsPerClient) throws SQLException {
-        execute(schema.seedCounters());
+        execute(schema.seed().toArray(String[]::new));
         long begin = System.nanoTime();
         AtomicLong committed = new AtomicLong();
         AtomicLong rolledBack = new AtomicLong();

@@ -15,6 +15,7 @@ import java.util.Random;
 final class WorkloadClient {
     private static final long KEY_SPACE = 1_000_000_000L;
     private static final int KINDS = 6;
+    private static final int TRUNCATE_EVERY = 30;
 
     private final Connection connection;
     private final WorkloadSchema schema;
@@ -25,6 +26,7 @@ final class WorkloadClient {
     private final List<Long> typed = new ArrayList<>();
     private final List<Long> children = new ArrayList<>();
     private long nextKey;
+    private long transactions;
 
     WorkloadClient(Connection connection, WorkloadSchema schema, int client, long seed) throws SQLException {
         this.connection = connection;
@@ -35,13 +37,19 @@ final class WorkloadClient {
         connection.setAutoCommit(false);
     }
 
-    /** Makes one transaction's changes and commits; rolls back and rethrows on failure. */
+    /**
+     * Makes one transaction's changes and commits; rolls back and rethrows on failure. Every {@value #TRUNCATE_EVERY}
+     * transactions of a client, one of them also empties a table: parent and child by {@code TRUNCATE ... CASCADE},
+     * or scratch after a row into it.
+     */
     void transaction() throws SQLException {
         try {
             int kinds = 1 + random.nextInt(3);
             for (int i = 0; i < kinds; i++) {
                 change(random.nextInt(KINDS));
             }
+            truncateNowAndThen();
+            transactions++;
             connection.commit();
         } catch (SQLException | RuntimeException e) {
             connection.rollback();
@@ -114,16 +122,19 @@ final class WorkloadClient {
         }
     }
 
-    /** A parent with children; now and then a child deleted, or both tables emptied by TRUNCATE ... CASCADE. */
-    private void family() throws SQLException {
-        int roll = random.nextInt(40);
-        if (roll == 0) {
+    private void truncateNowAndThen() throws SQLException {
+        if (transactions % TRUNCATE_EVERY == TRUNCATE_EVERY / 2) {
             exec("TRUNCATE " + schema.table("parent") + " CASCADE");
             children.clear();
-        } else if (roll == 1) {
+        } else if (transactions % TRUNCATE_EVERY == TRUNCATE_EVERY - 1) {
             exec("INSERT INTO " + schema.table("scratch") + " VALUES (?, 'short-lived')", nextKey++);
             exec("TRUNCATE " + schema.table("scratch"));
-        } else if (roll < 8 && !children.isEmpty()) {
+        }
+    }
+
+    /** A parent with children, or now and then a child deleted. */
+    private void family() throws SQLException {
+        if (random.nextInt(5) == 0 && !children.isEmpty()) {
             exec("DELETE FROM " + schema.table("child") + " WHERE id = ?", children.remove(0));
         } else {
             long parent = nextKey++;
