@@ -131,14 +131,26 @@ class SinkReplicationIT {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.pglane.it.SourceServers#versions")
-    @DisplayName("the sink task is restarted and its sessions killed while it applies a backlog: nothing is lost and"
-            + " nothing applied twice")
-    void restartsWhileApplying(PostgresVersion version) throws Exception {
+    /** What goes wrong while the sink applies a backlog. */
+    enum Fault {
+        /** The task is restarted over REST: stopped, then started again from the committed offsets. */
+        TASK_RESTART,
+        /** Every session of the sink on the target is terminated: to the sink, connections lost mid-apply. */
+        SESSIONS_KILLED
+    }
+
+    static Stream<Arguments> versionsAndFaults() {
+        return SourceServers.versions().stream()
+                .flatMap(version -> Stream.of(Fault.values()).map(fault -> Arguments.of(version, fault)));
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("versionsAndFaults")
+    @DisplayName("a fault while the sink applies a backlog: nothing is lost and nothing applied twice")
+    void faultWhileApplying(PostgresVersion version, Fault fault) throws Exception {
         PostgresNode source = servers.of(version);
         PostgresNode target = servers.targetOf(version);
-        String name = "sink_restart_pg" + version.major();
+        String name = "fault_" + fault.name().toLowerCase() + "_pg" + version.major();
         ChangeWorkload workload = new ChangeWorkload(source.jdbcUrl(), new WorkloadSchema(name));
         workload.createTables(); // on the source only: the sink creates the schema and its tables
 
@@ -148,15 +160,17 @@ class SinkReplicationIT {
             workload.runTransactions(3, 300);
             run.resumeSink();
 
-            Progress first = awaitProgressBeyond(run, Progress.NONE);
-            run.restartSinkTask();
-            Progress second = awaitProgressBeyond(run, first);
-            killSinkSessions(target);
+            Progress beforeFault = awaitProgressBeyond(run, Progress.NONE);
+            if (fault == Fault.TASK_RESTART) {
+                run.restartSinkTask();
+            } else {
+                killSinkSessions(target);
+            }
 
             CatchUp.Result caughtUp = run.awaitCatchUp(CATCH_UP);
             assertTrue(
-                    caughtUp.committed().lastChangeEnd().compareTo(second.endLsn()) > 0,
-                    "the sessions were killed before the sink had caught up: at " + second + ", the backlog ends at "
+                    caughtUp.committed().lastChangeEnd().compareTo(beforeFault.endLsn()) > 0,
+                    "the fault came before the sink had caught up: at " + beforeFault + ", the backlog ends at "
                             + caughtUp.committed().lastChangeEnd());
             assertEqual(run.compare());
             assertEquals(ledger(source, name), ledger(target, name), "ledger rows and distinct ids, source and target");

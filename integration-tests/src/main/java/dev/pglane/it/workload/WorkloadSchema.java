@@ -84,13 +84,14 @@ public final class WorkloadSchema {
     }
 
     /**
-     * The counters' rows, and a row in scratch so that a sink creating tables as their changes come has seen every
+     * The counters' rows, and a row in scratch and in blobs so that a sink creating tables as their changes come has seen every
      * table of the workload; the first transaction of a run, so that a sink started before it receives them.
      */
     List<String> seed() {
         return List.of(
                 "INSERT INTO " + table("counters") + " SELECT g, 0 FROM generate_series(1, " + COUNTERS
                         + ") g ON CONFLICT DO NOTHING",
-                "INSERT INTO " + table("scratch") + " VALUES (0, 'seed') ON CONFLICT DO NOTHING");
+                "INSERT INTO " + table("scratch") + " VALUES (0, 'seed') ON CONFLICT DO NOTHING",
+                "INSERT INTO " + table("blobs") + " VALUES (0, 'seed') ON CONFLICT DO NOTHING");
     }
 }
