@@ -49,10 +49,12 @@ final class DemoReport {
         line(
                 "throughput: %,.0f tx/s, %,.0f rows/s (over %s, from the workload's start to the catch-up)",
                 committed.transactions() / seconds, committed.changes() / seconds, seconds(span));
+        Duration endLag = result.progress().lag();
+        Duration maxLag = lag.maxLag().compareTo(endLag) > 0 ? lag.maxLag() : endLag;
         line(
                 "lag (now minus the source commit time of the last applied transaction, %d samples): max %s,"
                         + " at the end %s",
-                lag.samples(), seconds(lag.maxLag()), seconds(result.progress().lag()));
+                lag.samples() + 1, seconds(maxLag), seconds(endLag));
         line("progress: %s", result.progress());
     }
 
