@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -32,10 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A developer runs {@code ./pglane-local up}, works against the endpoints it prints, checks the databases with
- * {@code verify} and stops everything with {@code down}. The real script, in a state directory of its own
- * ({@code PGLANE_LOCAL_HOME}) so it never meets a developer's running stack.
+ * {@code verify} and stops everything with {@code down}; or runs the whole {@code demo} in one go. The real script,
+ * in a state directory of its own ({@code PGLANE_LOCAL_HOME}) so it never meets a developer's running stack.
  */
-@Timeout(value = 300, unit = TimeUnit.SECONDS)
+@Timeout(value = 450, unit = TimeUnit.SECONDS)
 class PglaneLocalCommandIT {
     private static final String SOURCE = SharedWorker.SOURCE_CONNECTOR;
     private static final Path SCRIPT =
@@ -116,8 +117,39 @@ class PglaneLocalCommandIT {
         Result status = run(60, "status");
         assertEquals(allRunning ? 0 : 1, status.exitCode(), status::output);
         assertTrue(status.output().contains("pglane-sink: connector "), status::output);
+        assertTrue(allRunning, up::output);
+
+        // the example sink config does not create tables: the target gets its own, as a subscriber's would
+        sql(endpoints.targetJdbcUrl(), "CREATE TABLE public.orders (id int PRIMARY KEY, item text)");
+        sql(
+                endpoints.sourceJdbcUrl(),
+                "CREATE TABLE public.orders (id int PRIMARY KEY, item text);"
+                        + " INSERT INTO public.orders SELECT g, 'item ' || g FROM generate_series(1, 100) g;"
+                        + " UPDATE public.orders SET item = 'changed' WHERE id <= 10; DELETE FROM public.orders WHERE id > 90");
+        Result verify = run(150, "verify", "--wait-for-catch-up=120");
+        assertEquals(0, verify.exitCode(), verify::output);
+        assertTrue(verify.output().contains("caught up in"), verify::output);
+        assertTrue(verify.output().contains("public.orders: equal"), verify::output);
 
         assertEquals(0, run(90, "down").exitCode());
+    }
+
+    @Test
+    @DisplayName("demo runs workloads through both connectors, waits for the sink, verifies and reports its figures")
+    void demo() throws Exception {
+        Result demo = run(400, "demo", "--seconds", "5", "--workers", "2");
+        assertEquals(0, demo.exitCode(), demo::output);
+        for (String figure : List.of(
+                "demo: applied: ", " tx/s, ", " rows/s ", "demo: lag ", "max ", "source and target are equal")) {
+            assertTrue(demo.output().contains(figure), () -> "no '" + figure + "' in:\n" + demo.output());
+        }
+        assertFalse(Files.exists(home.resolve("stack.pid")), "the demo leaves no stack behind it");
+        try (Stream<Path> pidFiles = Files.find(
+                home.resolve("demo"),
+                4,
+                (path, attributes) -> path.getFileName().toString().equals("postmaster.pid"))) {
+            assertEquals(List.of(), pidFiles.toList(), "the demo's servers are stopped");
+        }
     }
 
     private static void assertAllKeysPresent(Path endpointsFile) throws IOException {

@@ -66,6 +66,10 @@ final class SourceConnectorRun implements AutoCloseable {
         return run;
     }
 
+    PostgresNode server() {
+        return source;
+    }
+
     String topicPrefix() {
         return name;
     }

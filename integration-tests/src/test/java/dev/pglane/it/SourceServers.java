@@ -14,7 +14,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Source servers (wal_level=logical) of a test class, one per major of {@code pglane.pg.versions}, each started on
- * first use and shared by the tests of that major; stopped, and their data deleted, after the class.
+ * first use and shared by the tests of that major; for sink tests, likewise a target server per major. Stopped, and
+ * their data deleted, after the class.
  *
  * <pre>{@code
  * @RegisterExtension static final SourceServers servers = new SourceServers();
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 final class SourceServers implements AfterAllCallback {
     private final Map<PostgresVersion, PostgresNode> servers = new EnumMap<>(PostgresVersion.class);
+    private final Map<PostgresVersion, PostgresNode> targets = new EnumMap<>(PostgresVersion.class);
     private Path workDir;
 
     /** The majors the version-matrix tests run on. */
@@ -35,6 +37,12 @@ final class SourceServers implements AfterAllCallback {
     synchronized PostgresNode of(PostgresVersion version) {
         return servers.computeIfAbsent(
                 version, v -> PostgresNode.start("source" + v.major(), v, workDir(), PostgresNode.WalLevel.LOGICAL));
+    }
+
+    /** A target server (plain {@code replica} WAL) of {@code version}, for a sink to apply to. */
+    synchronized PostgresNode targetOf(PostgresVersion version) {
+        return targets.computeIfAbsent(
+                version, v -> PostgresNode.start("target" + v.major(), v, workDir(), PostgresNode.WalLevel.REPLICA));
     }
 
     private Path workDir() {
@@ -51,8 +59,10 @@ final class SourceServers implements AfterAllCallback {
     @Override
     public synchronized void afterAll(ExtensionContext context) throws IOException {
         try {
+            targets.values().forEach(PostgresNode::close);
             servers.values().forEach(PostgresNode::close);
         } finally {
+            targets.clear();
             servers.clear();
             if (workDir != null) {
                 SharedWorker.deleteRecursively(workDir);

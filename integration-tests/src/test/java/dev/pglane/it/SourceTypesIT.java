@@ -58,7 +58,7 @@ class SourceTypesIT {
         try (SourceConnectorRun run = SourceConnectorRun.start(worker, source, name, Map.of());
                 SqlSession session = SqlSession.open(source)) {
             for (int row = 0; row <= ROWS; row++) {
-                session.exec(insert(cases, row));
+                session.exec(TypeCases.insert("every_type", cases, row));
             }
             session.commit();
             List<Map<String, String>> serverText = serverText(source, cases);
@@ -141,21 +141,8 @@ class SourceTypesIT {
 
     private static void createTable(PostgresNode source, List<TypeCase> cases) throws SQLException {
         List<String> statements = new ArrayList<>(TypeCases.prerequisites());
-        statements.add("CREATE TABLE every_type (id integer PRIMARY KEY, "
-                + cases.stream().map(c -> c.column() + " " + c.sqlType()).collect(Collectors.joining(", "))
-                + ")");
+        statements.add(TypeCases.createTable("every_type", cases));
         SqlSession.execute(source, statements.toArray(String[]::new));
-    }
-
-    /** Row {@code row} (0-based) of the literals; the row after the last holds NULL in every column. */
-    private static String insert(List<TypeCase> cases, int row) {
-        return "INSERT INTO every_type VALUES (" + (row + 1) + ", "
-                + cases.stream()
-                        .map(c -> row < ROWS && c.literals().get(row) != null
-                                ? c.literals().get(row)
-                                : "NULL")
-                        .collect(Collectors.joining(", "))
-                + ")";
     }
 
     /** Each row's columns as the type's output function prints them ({@code format('%s', col)}). */

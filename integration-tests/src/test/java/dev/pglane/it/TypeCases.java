@@ -18,6 +18,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The every-type table of {@link SourceTypesIT}: one column per type family of wire-format.md §7, three rows of
@@ -37,6 +38,27 @@ final class TypeCases {
                 "CREATE EXTENSION IF NOT EXISTS hstore",
                 "CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')",
                 "CREATE DOMAIN posint AS integer CHECK (VALUE > 0)");
+    }
+
+    /** {@code CREATE TABLE table}: {@code id integer PRIMARY KEY}, then one column per case. */
+    static String createTable(String table, List<TypeCase> cases) {
+        return "CREATE TABLE " + table + " (id integer PRIMARY KEY, "
+                + cases.stream().map(c -> c.column() + " " + c.sqlType()).collect(Collectors.joining(", "))
+                + ")";
+    }
+
+    /**
+     * The insert of row {@code row} (0-based, id {@code row + 1}) of the literals; the row after the last one the
+     * cases have holds NULL in every column.
+     */
+    static String insert(String table, List<TypeCase> cases, int row) {
+        return "INSERT INTO " + table + " VALUES (" + (row + 1) + ", "
+                + cases.stream()
+                        .map(c -> row < c.literals().size() && c.literals().get(row) != null
+                                ? c.literals().get(row)
+                                : "NULL")
+                        .collect(Collectors.joining(", "))
+                + ")";
     }
 
     static List<TypeCase> all() {

@@ -1,6 +1,7 @@
 package dev.pglane.it.bench;
 
 import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.workload.Pgbench;
 import dev.pglane.wire.Lsn;
 import java.io.IOException;
 import java.sql.Connection;
@@ -56,7 +57,7 @@ final class Backlog {
     Backlog(PostgresNode server, BacklogShape shape) {
         this.server = server;
         this.shape = shape;
-        this.pgbench = new Pgbench(shape.pgbench());
+        this.pgbench = Pgbench.of(shape.pgbench(), server);
     }
 
     /** Tables, the publication and the bulk procedure; pgbench's tables at the configured scale. */
@@ -78,7 +79,7 @@ final class Backlog {
      * subscriber applies the backlog.
      */
     void createTables(PostgresNode target, String database) throws SQLException, IOException, InterruptedException {
-        pgbench.initialise(target, database, shape.scale());
+        Pgbench.of(shape.pgbench(), target).inDatabase(database).init(shape.scale());
         try (Connection connection = target.open(database);
                 Statement statement = connection.createStatement()) {
             for (String sql : TABLES) {
@@ -99,7 +100,7 @@ final class Backlog {
         long transactions;
         long changes;
         if (workload == Workload.PGBENCH) {
-            transactions = pgbench.transactions(server, shape.clients(), shape.jobs(), shape.transactionsPerClient());
+            transactions = pgbench.runTransactions(shape.clients(), shape.jobs(), shape.transactionsPerClient());
             changes = 4 * transactions; // TPC-B: three updates and one insert
         } else {
             long rows = shape.bulkRows() / 1000 * 1000L;

@@ -1,5 +1,7 @@
 package dev.pglane.it.cli;
 
+import dev.pglane.it.pipeline.CatchUp;
+import dev.pglane.it.pipeline.Pipeline;
 import dev.pglane.it.stack.ConnectRestClient;
 import dev.pglane.it.stack.ConnectorStatus;
 import dev.pglane.it.stack.Endpoints;
@@ -7,10 +9,12 @@ import dev.pglane.it.stack.LocalStack;
 import dev.pglane.it.stack.PostgresVersion;
 import dev.pglane.it.verify.ComparisonReport;
 import dev.pglane.it.verify.DatabaseComparator;
+import dev.pglane.it.workload.Pgbench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -28,8 +32,11 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * up     --work-dir DIR --endpoints-file FILE --plugin-path DIR [--no-connectors] [--pg-version N]
- * verify --endpoints-file FILE      exit 0 equal, 1 different, 2 usage or connection error
+ * verify --endpoints-file FILE [--wait-for-catch-up SECONDS]
+ *                                   exit 0 equal, 1 different (or not caught up), 2 usage or connection error
  * status --endpoints-file FILE      exit 0 all connectors running, 1 not, 2 worker unreachable
+ * demo   --work-dir DIR --plugin-path DIR [--seconds N] [--workers N] [--pg-version N] [--pgbench PATH]
+ *                                   exit 0 the target equals the source afterwards, 1 not
  * </pre>
  */
 public final class PglaneLocal {
@@ -49,13 +56,16 @@ public final class PglaneLocal {
         } catch (IllegalArgumentException e) {
             System.err.println("pglane-local: " + e.getMessage());
             exitCode = EXIT_USAGE;
+        } catch (Exception e) {
+            log.error("pglane-local {} failed", args[0], e);
+            exitCode = EXIT_FAILURE;
         }
         System.exit(exitCode);
     }
 
-    static int run(String[] args) {
+    static int run(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new UsageException("a command is required: up, verify or status");
+            throw new UsageException("a command is required: up, verify, status or demo");
         }
         String command = args[0];
         Map<String, String> options = parseOptions(List.of(args).subList(1, args.length));
@@ -63,9 +73,11 @@ public final class PglaneLocal {
             case "up":
                 return up(options);
             case "verify":
-                return verify(endpoints(options));
+                return verify(endpoints(options), catchUpTimeout(options));
             case "status":
                 return status(endpoints(options));
+            case "demo":
+                return demo(options);
             default:
                 throw new UsageException("unknown command '" + command + "'");
         }
@@ -102,8 +114,11 @@ public final class PglaneLocal {
         return EXIT_OK;
     }
 
-    private static int verify(Endpoints endpoints) {
+    private static int verify(Endpoints endpoints, Duration catchUpTimeout) {
         try {
+            if (catchUpTimeout != null && !awaitCatchUp(endpoints, catchUpTimeout)) {
+                return EXIT_FAILURE;
+            }
             ComparisonReport report =
                     new DatabaseComparator(endpoints.sourceJdbcUrl(), endpoints.targetJdbcUrl()).compare();
             System.out.println(report.summary());
@@ -112,6 +127,58 @@ public final class PglaneLocal {
             System.err.println("pglane-local verify: cannot compare: " + e.getMessage());
             return EXIT_USAGE;
         }
+    }
+
+    /** Waits until the sink has applied what the source had committed; false (and why, printed) if it did not. */
+    private static boolean awaitCatchUp(Endpoints endpoints, Duration timeout) throws SQLException {
+        ConnectRestClient rest = new ConnectRestClient(endpoints.connectRestUrl());
+        Pipeline pipeline;
+        try {
+            pipeline = Pipeline.ofStack(endpoints, rest);
+        } catch (IllegalStateException e) {
+            throw new UsageException("cannot wait for the sink: " + e.getMessage());
+        }
+        try {
+            CatchUp.Result result = CatchUp.unlessFailed(pipeline, rest, endpoints.sourceConnector())
+                    .await(timeout);
+            System.out.printf(
+                    "caught up in %.1f s: %s; the sink's progress: %s%n",
+                    result.waited().toMillis() / 1000.0, result.committed(), result.progress());
+            return true;
+        } catch (IllegalStateException e) {
+            System.out.println("not caught up: " + e.getMessage());
+            return false;
+        }
+    }
+
+    private static Duration catchUpTimeout(Map<String, String> options) {
+        String seconds = options.get("--wait-for-catch-up");
+        return seconds == null ? null : Duration.ofSeconds(positive(seconds, "--wait-for-catch-up"));
+    }
+
+    private static int demo(Map<String, String> options) throws Exception {
+        Demo.Options demo = new Demo.Options(
+                options.containsKey("--pg-version")
+                        ? PostgresVersion.parse(options.get("--pg-version"))
+                        : PostgresVersion.fromProperty(),
+                Path.of(required(options, "--work-dir")),
+                Path.of(required(options, "--plugin-path")),
+                Duration.ofSeconds(positive(options.getOrDefault("--seconds", "30"), "--seconds")),
+                positive(options.getOrDefault("--workers", "4"), "--workers"),
+                Path.of(options.getOrDefault("--pgbench", Pgbench.DEFAULT_EXECUTABLE.toString())));
+        return new Demo(demo).run();
+    }
+
+    private static int positive(String value, String option) {
+        try {
+            int number = Integer.parseInt(value);
+            if (number > 0) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the option's name
+        }
+        throw new UsageException(option + " takes a positive whole number, not '" + value + "'");
     }
 
     private static int status(Endpoints endpoints) {

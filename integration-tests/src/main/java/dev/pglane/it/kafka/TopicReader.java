@@ -98,6 +98,22 @@ public final class TopicReader implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads every record that is on the partitions when called, and hands each to {@code sink}; returns once the
+     * reader has reached the end offsets it looked up first. Records that arrive meanwhile may be read too.
+     *
+     * @throws IllegalStateException if the end is not reached within {@code timeout}
+     */
+    public void readToEnd(Consumer<WireRecord> sink, Duration timeout) {
+        refreshAssignment();
+        Map<TopicPartition, Long> ends = consumer.endOffsets(assigned, Duration.ofSeconds(10));
+        readUntil(
+                sink,
+                () -> ends.entrySet().stream().allMatch(end -> consumer.position(end.getKey()) >= end.getValue()),
+                timeout,
+                () -> "reading to the end offsets " + ends);
+    }
+
     /** One poll of the assigned partitions; while no topic exists yet, a pause of the same length instead. */
     private Iterable<ConsumerRecord<byte[], byte[]>> poll() {
         refreshAssignment();

@@ -75,6 +75,15 @@ public final class ConnectRestClient {
         send("PUT", "connectors/" + encode(name) + "/config", config);
     }
 
+    /** {@code GET /connectors/{name}/config}: the connector's config as it was put. */
+    public Map<String, String> connectorConfig(String name) {
+        Map<String, String> config = new LinkedHashMap<>();
+        send("GET", "connectors/" + encode(name) + "/config", null)
+                .properties()
+                .forEach(entry -> config.put(entry.getKey(), entry.getValue().asText()));
+        return config;
+    }
+
     /** {@code GET /connectors/{name}/status}. */
     public ConnectorStatus status(String name) {
         JsonNode status = send("GET", "connectors/" + encode(name) + "/status", null);
@@ -91,6 +100,16 @@ public final class ConnectRestClient {
     /** {@code POST /connectors/{name}/tasks/{task}/restart}: stops the task and starts it again from its offsets. */
     public void restartTask(String name, int task) {
         send("POST", "connectors/" + encode(name) + "/tasks/" + task + "/restart", null);
+    }
+
+    /** {@code PUT /connectors/{name}/pause}: the tasks stop taking records until {@link #resume}. */
+    public void pause(String name) {
+        send("PUT", "connectors/" + encode(name) + "/pause", null);
+    }
+
+    /** {@code PUT /connectors/{name}/resume}. */
+    public void resume(String name) {
+        send("PUT", "connectors/" + encode(name) + "/resume", null);
     }
 
     /** {@code DELETE /connectors/{name}}. */

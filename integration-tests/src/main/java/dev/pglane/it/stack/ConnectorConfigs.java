@@ -49,6 +49,14 @@ public final class ConnectorConfigs {
         return new ConnectorConfigs(values);
     }
 
+    /** Values for a target database and broker only: enough for the sink templates. */
+    public static ConnectorConfigs forSink(PostgresNode target, String bootstrapServers) {
+        Map<String, String> values = new LinkedHashMap<>();
+        putDatabase(values, "TARGET", target);
+        values.put("PGLANE_BOOTSTRAP_SERVERS", bootstrapServers);
+        return new ConnectorConfigs(values);
+    }
+
     private static void putDatabase(Map<String, String> values, String side, PostgresNode node) {
         values.put("PGLANE_" + side + "_HOST", node.host());
         values.put("PGLANE_" + side + "_PORT", String.valueOf(node.port()));

@@ -62,7 +62,7 @@ public final class LocalStack implements AutoCloseable {
             kafka = startPart("Kafka", () -> KafkaNode.start(options.workDir()));
             connect = startPart("Connect", () -> ConnectNode.start(kafka.bootstrapServers(), options.pluginPath()));
             if (options.createConnectors()) {
-                createConnectors();
+                createConnectors(Map.of());
             }
         } catch (RuntimeException e) {
             close();
@@ -82,11 +82,17 @@ public final class LocalStack implements AutoCloseable {
         return node;
     }
 
-    private void createConnectors() {
+    /**
+     * Creates both connectors from the config-examples templates, the sink with {@code sinkSettings} on top of its
+     * template, and logs the state Connect settles each in.
+     */
+    public void createConnectors(Map<String, String> sinkSettings) {
         long begin = System.nanoTime();
         ConnectorConfigs configs = ConnectorConfigs.forStack(source, target, kafka.bootstrapServers());
         sourceConnector = createConnector(configs.load(ConnectorConfigs.SOURCE_JSON), "pglane-source");
-        sinkConnector = createConnector(configs.load(ConnectorConfigs.SINK_JSON), "pglane-sink");
+        Map<String, String> sink = configs.load(ConnectorConfigs.SINK_JSON);
+        sink.putAll(sinkSettings);
+        sinkConnector = createConnector(sink, "pglane-sink");
         log.info("connectors created in {}", Timing.since(begin));
         // report what Connect reports, failures included: a stack that hid a failed task would mislead its user
         for (ConnectorStatus status : connectorStatuses()) {
@@ -114,6 +120,18 @@ public final class LocalStack implements AutoCloseable {
             }
         }
         return statuses;
+    }
+
+    public PostgresNode source() {
+        return source;
+    }
+
+    public PostgresNode target() {
+        return target;
+    }
+
+    public ConnectRestClient rest() {
+        return connect.rest();
     }
 
     public Endpoints endpoints() {
