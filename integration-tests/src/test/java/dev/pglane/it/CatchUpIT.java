@@ -69,8 +69,8 @@ class CatchUpIT {
         try (SourceConnectorRun run =
                 SourceConnectorRun.start(worker, source, SCHEMA, Map.of("table.include.list", SCHEMA + "\\..*"))) {
             workload.runTransactions(2, 40);
-            workload.largeTransaction(1 << 20);
-            List<Marker.End> ends = endsUpToBlobs(run);
+            long blobRows = workload.largeTransaction(1 << 20);
+            List<Marker.End> ends = endsUpToBlobs(run, blobRows);
             Marker.End last = ends.get(ends.size() - 1);
             Marker.End beforeLast = ends.get(ends.size() - 2);
             Pipeline pipeline = new Pipeline(
@@ -104,8 +104,11 @@ class CatchUpIT {
         }
     }
 
-    /** The ENDs with changes, in stream order, up to that of the large transaction into blobs (the last one). */
-    private static List<Marker.End> endsUpToBlobs(SourceConnectorRun run) {
+    /**
+     * The ENDs with changes, in stream order, up to that of the large transaction (the last one): the one that
+     * inserted {@code blobRows} rows into blobs (the mixed workload writes blobs too, a row at a time).
+     */
+    private static List<Marker.End> endsUpToBlobs(SourceConnectorRun run, long blobRows) {
         List<Marker.End> ends = new ArrayList<>();
         try (TopicReader markers = TopicReader.markersOf(worker.bootstrapServers(), run.topicPrefix())) {
             markers.readUntil(
@@ -118,7 +121,8 @@ class CatchUpIT {
                     },
                     () -> !ends.isEmpty()
                             && ends.get(ends.size() - 1).dataCollections().stream()
-                                    .anyMatch(c -> c.dataCollection().equals(SCHEMA + ".blobs")),
+                                    .anyMatch(c ->
+                                            c.dataCollection().equals(SCHEMA + ".blobs") && c.eventCount() == blobRows),
                     Duration.ofSeconds(60),
                     () -> "waiting for the END of the large transaction; " + ends.size() + " ENDs so far");
         }
