@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.config.DatabaseSettings;
+import dev.pglane.sink.apply.TargetServer;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.TransactionKey;
 import dev.pglane.wire.envelope.ChangeEnvelope;
@@ -22,8 +23,6 @@ import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
 import dev.pglane.wire.types.PgType;
 import dev.pglane.wire.types.RowSchemas;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -40,11 +39,10 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The task as Connect drives it — put(), preCommit(), a restart — against a real PostgreSQL target, with
@@ -68,23 +66,15 @@ class PgSinkTaskTest {
             NumericMapping.PRECISE);
     private static final Schema ENVELOPE = new EnvelopeSchemas().forRow(ROW);
 
-    private static EmbeddedPostgres server;
+    @RegisterExtension
+    static final TargetServer target = new TargetServer();
+
     private final Map<TopicPartition, Long> nextOffset = new HashMap<>();
-
-    @BeforeAll
-    static void startServer() throws IOException {
-        server = EmbeddedPostgres.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() throws IOException {
-        server.close();
-    }
 
     @BeforeEach
     void cleanTarget() throws SQLException {
-        sql("DROP TABLE IF EXISTS public.ledger, public.pglane_progress");
-        sql("CREATE TABLE public.ledger (id int PRIMARY KEY, note text)");
+        target.execute("DROP TABLE IF EXISTS public.ledger, public.pglane_progress");
+        target.execute("CREATE TABLE public.ledger (id int PRIMARY KEY, note text)");
     }
 
     @Test
@@ -118,7 +108,7 @@ class PgSinkTaskTest {
         }
 
         // A restarted task that Kafka gives the same records again applies nothing twice.
-        sql("UPDATE public.ledger SET note = 'changed on the target' WHERE id = 3");
+        target.execute("UPDATE public.ledger SET note = 'changed on the target' WHERE id = 3");
         FakeSinkTaskContext restartedContext = context();
         PgSinkTask restarted = startTask(restartedContext, 2);
         try {
@@ -165,7 +155,7 @@ class PgSinkTaskTest {
             awaitProgress(connect, Lsn.parse("0/1000"));
 
             // The target ends every session of the sink, as a restart or a network cut would.
-            sql(
+            target.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'pglane-task-test%'");
             List<SinkRecord> more = new ArrayList<>();
             for (int i = 2; i <= 20; i++) {
@@ -201,7 +191,7 @@ class PgSinkTaskTest {
         props.put("name", "task-test");
         props.put("topics.regex", "shop\\..*");
         props.put(DatabaseSettings.HOST, "127.0.0.1");
-        props.put(DatabaseSettings.PORT, Integer.toString(server.getPort()));
+        props.put(DatabaseSettings.PORT, Integer.toString(target.endpoint().port()));
         props.put(DatabaseSettings.NAME, "postgres");
         props.put(DatabaseSettings.USER, "postgres");
         props.put(DatabaseSettings.SSLMODE, "disable");
@@ -232,7 +222,7 @@ class PgSinkTaskTest {
     }
 
     private static Lsn progress() throws SQLException {
-        try (Connection c = server.getPostgresDatabase().getConnection();
+        try (Connection c = target.connect();
                 Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT to_regclass('public.pglane_progress') IS NOT NULL")) {
             rs.next();
@@ -246,22 +236,7 @@ class PgSinkTaskTest {
     }
 
     private static List<String> rows() throws SQLException {
-        List<String> rows = new ArrayList<>();
-        try (Connection c = server.getPostgresDatabase().getConnection();
-                Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT id, note FROM public.ledger ORDER BY id")) {
-            while (rs.next()) {
-                rows.add(rs.getInt(1) + ":" + rs.getString(2));
-            }
-        }
-        return rows;
-    }
-
-    private static void sql(String statement) throws SQLException {
-        try (Connection c = server.getPostgresDatabase().getConnection();
-                Statement st = c.createStatement()) {
-            st.execute(statement);
-        }
+        return target.rows("SELECT id || ':' || note FROM public.ledger ORDER BY id");
     }
 
     private SinkRecord marker(Marker marker) {

@@ -5,36 +5,25 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.sink.TableName;
+import dev.pglane.sink.apply.TargetServer;
 import dev.pglane.wire.Lsn;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Both progress stores against a real PostgreSQL: the position commits and rolls back with the changes. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ProgressLogTest {
-    private static EmbeddedPostgres server;
-
-    @BeforeAll
-    static void startServer() throws IOException {
-        server = EmbeddedPostgres.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() throws IOException {
-        server.close();
-    }
+    @RegisterExtension
+    static final TargetServer target = new TargetServer();
 
     private static Connection connect() throws SQLException {
-        return server.getPostgresDatabase().getConnection();
+        return target.connect();
     }
 
     @Test
