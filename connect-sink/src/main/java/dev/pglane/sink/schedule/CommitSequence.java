@@ -2,21 +2,31 @@ package dev.pglane.sink.schedule;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
  * What the scheduler's threads coordinate on: the submitted transactions no worker has taken yet, the
- * committed sequence, the first failure and the stop request. One lock, and one condition per kind
- * of wait, so that a commit wakes only the workers waiting on commits, a new transaction one idle
- * worker, and the deadlock watchdog's timed wait nothing but a halt. Every wait reads as one loop over
- * a plain predicate.
+ * committed sequence, the first failure and the stop request. One lock; a new transaction wakes one
+ * idle worker, a commit wakes only the workers waiting for that sequence (each waiter has its own
+ * condition, registered under the sequence it waits for: with eight workers a commit would otherwise
+ * wake seven threads for nothing), and the deadlock watchdog's timed wait wakes only on a halt. Every
+ * wait reads as one loop over a plain predicate.
  */
 final class CommitSequence {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition queued = lock.newCondition();
+    /** For {@link #awaitIdle}: signalled on every commit. */
     private final Condition progressed = lock.newCondition();
+    /** The workers' waits, by the sequence each waits to see committed. */
+    private final NavigableMap<Long, List<Condition>> commitWaiters = new TreeMap<>();
+
     private final Condition halting = lock.newCondition();
     private final ArrayDeque<ScheduledTransaction> queue = new ArrayDeque<>();
     private long submitted;
@@ -78,23 +88,49 @@ final class CommitSequence {
      */
     boolean awaitCommitted(long sequence, BooleanSupplier abandon) throws InterruptedException {
         lock.lock();
+        Condition mine = null;
         try {
             while (!halted() && committed < sequence && !abandon.getAsBoolean()) {
-                progressed.await();
+                if (mine == null) {
+                    mine = lock.newCondition();
+                    commitWaiters
+                            .computeIfAbsent(sequence, s -> new ArrayList<>(1))
+                            .add(mine);
+                }
+                mine.await();
             }
             return !halted() && committed >= sequence;
+        } finally {
+            if (mine != null) {
+                List<Condition> waiters = commitWaiters.get(sequence);
+                waiters.remove(mine);
+                if (waiters.isEmpty()) {
+                    commitWaiters.remove(sequence);
+                }
+            }
+            lock.unlock();
+        }
+    }
+
+    /** Wakes every worker waiting on commits to re-check its predicate (an abandon flag changed). */
+    void wake() {
+        lock.lock();
+        try {
+            signalWaiters(commitWaiters);
         } finally {
             lock.unlock();
         }
     }
 
-    /** Wakes the workers waiting on commits to re-check their predicates (an abandon flag changed). */
-    void wake() {
-        signalProgress(() -> {});
-    }
-
     void markCommitted(long sequence) {
-        signalProgress(() -> committed = sequence);
+        lock.lock();
+        try {
+            committed = sequence;
+            signalWaiters(commitWaiters.headMap(sequence, true));
+            progressed.signalAll();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Stores {@code cause} unless a failure is stored already, and halts. */
@@ -141,17 +177,6 @@ final class CommitSequence {
         }
     }
 
-    /** Applies {@code update} under the lock and wakes the waiters on commits. */
-    private void signalProgress(Runnable update) {
-        lock.lock();
-        try {
-            update.run();
-            progressed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /** Applies {@code update} (which halts) under the lock and wakes every waiter of every kind. */
     private void halt(Runnable update) {
         lock.lock();
@@ -159,9 +184,16 @@ final class CommitSequence {
             update.run();
             queued.signalAll();
             progressed.signalAll();
+            signalWaiters(commitWaiters);
             halting.signalAll();
         } finally {
             lock.unlock();
+        }
+    }
+
+    private static void signalWaiters(Map<Long, List<Condition>> waiters) {
+        for (List<Condition> conditions : waiters.values()) {
+            conditions.forEach(Condition::signal);
         }
     }
 }
