@@ -9,6 +9,7 @@ import dev.pglane.wire.TopicNames;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -117,9 +118,25 @@ public final class PgSinkTask extends SinkTask {
         }
     }
 
+    /**
+     * Hands complete transactions to the pipeline. Submitting reads the target's catalog for the write
+     * set, so it can lose the connection too: the transactions not submitted then keep their offsets in
+     * the ledger, so that the restart rewinds to their records.
+     */
     private void release() {
-        for (SourceTransaction tx : assembler.drainReady()) {
-            long sequence = pipeline.submit(tx);
+        List<SourceTransaction> ready = assembler.drainReady();
+        for (int i = 0; i < ready.size(); i++) {
+            SourceTransaction tx = ready.get(i);
+            long sequence;
+            try {
+                sequence = pipeline.submit(tx);
+            } catch (RetriableException e) {
+                for (SourceTransaction notSubmitted : ready.subList(i, ready.size())) {
+                    ledger.unsubmitted(notSubmitted.firstOffsets());
+                    notSubmitted.changes().close();
+                }
+                throw restartPipeline(e);
+            }
             ledger.released(sequence, tx.firstOffsets());
             inFlight.put(sequence, tx);
             inFlightBytes += heapBytes(tx);
@@ -144,14 +161,19 @@ public final class PgSinkTask extends SinkTask {
         try {
             pipeline.checkFailure();
         } catch (RetriableException e) {
-            log.warn(
-                    "Lost the target connection; the apply pipeline restarts after {}: {}",
-                    config.retryBackoff(),
-                    e.getMessage());
-            discardPipeline();
-            context.timeout(config.retryBackoff().toMillis());
-            throw e;
+            throw restartPipeline(e);
         }
+    }
+
+    /** Closes the pipeline after a lost connection; the next put() opens a new one and rewinds. */
+    private RetriableException restartPipeline(RetriableException cause) {
+        log.warn(
+                "Lost the target connection; the apply pipeline restarts after {}: {}",
+                config.retryBackoff(),
+                cause.getMessage());
+        discardPipeline();
+        context.timeout(config.retryBackoff().toMillis());
+        return cause;
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.pglane.sink.progress;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -15,10 +17,20 @@ import org.apache.kafka.common.TopicPartition;
 public final class OffsetLedger {
     /** Released transactions by apply sequence → the first offset of their records per partition. */
     private final NavigableMap<Long, Map<TopicPartition, Long>> notDurable = new TreeMap<>();
+    /** Complete transactions the failed pipeline never took. */
+    private final List<Map<TopicPartition, Long>> notSubmitted = new ArrayList<>();
 
     /** A transaction entered the scheduler with {@code sequence}. */
     public void released(long sequence, Map<TopicPartition, Long> firstOffsets) {
         notDurable.put(sequence, firstOffsets);
+    }
+
+    /**
+     * A complete transaction that never reached the scheduler (the pipeline failed first): its records
+     * stay needed until {@link #clear()}, when the restarted pipeline has rewound to them.
+     */
+    public void unsubmitted(Map<TopicPartition, Long> firstOffsets) {
+        notSubmitted.add(firstOffsets);
     }
 
     /** Every transaction up to {@code sequence} is committed and durable. */
@@ -29,6 +41,7 @@ public final class OffsetLedger {
     /** Forgets all sequences, when the scheduler they belong to is replaced. */
     public void clear() {
         notDurable.clear();
+        notSubmitted.clear();
     }
 
     /**
@@ -38,6 +51,9 @@ public final class OffsetLedger {
     public Map<TopicPartition, Long> floors(Map<TopicPartition, Long> pending) {
         Map<TopicPartition, Long> floors = new HashMap<>(pending);
         for (Map<TopicPartition, Long> offsets : notDurable.values()) {
+            offsets.forEach((partition, offset) -> floors.merge(partition, offset, Math::min));
+        }
+        for (Map<TopicPartition, Long> offsets : notSubmitted) {
             offsets.forEach((partition, offset) -> floors.merge(partition, offset, Math::min));
         }
         return floors;

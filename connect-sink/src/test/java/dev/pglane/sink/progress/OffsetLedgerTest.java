@@ -65,4 +65,15 @@ class OffsetLedgerTest {
         Map<TopicPartition, OffsetAndMetadata> consumed = Map.of(ORDERS, new OffsetAndMetadata(5));
         assertEquals(consumed, OffsetLedger.committable(consumed, Map.of(ORDERS, 9L)));
     }
+
+    @Test
+    void transactionsThePipelineNeverTookStayNeededUntilTheRestart() {
+        OffsetLedger ledger = new OffsetLedger();
+        ledger.released(1, Map.of(ORDERS, 100L));
+        ledger.unsubmitted(Map.of(MARKERS, 5L, ITEMS, 20L));
+        ledger.durableThrough(1);
+        assertEquals(Map.of(MARKERS, 5L, ITEMS, 20L), ledger.floors(Map.of()));
+        ledger.clear();
+        assertEquals(Map.of(), ledger.floors(Map.of()));
+    }
 }
