@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
@@ -50,12 +51,8 @@ public final class OffsetLedger {
      */
     public Map<TopicPartition, Long> floors(Map<TopicPartition, Long> pending) {
         Map<TopicPartition, Long> floors = new HashMap<>(pending);
-        for (Map<TopicPartition, Long> offsets : notDurable.values()) {
-            offsets.forEach((partition, offset) -> floors.merge(partition, offset, Math::min));
-        }
-        for (Map<TopicPartition, Long> offsets : notSubmitted) {
-            offsets.forEach((partition, offset) -> floors.merge(partition, offset, Math::min));
-        }
+        Stream.concat(notDurable.values().stream(), notSubmitted.stream())
+                .forEach(offsets -> offsets.forEach((partition, offset) -> floors.merge(partition, offset, Math::min)));
         return floors;
     }
 

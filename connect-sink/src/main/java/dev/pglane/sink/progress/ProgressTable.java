@@ -1,6 +1,7 @@
 package dev.pglane.sink.progress;
 
 import dev.pglane.sink.TableName;
+import dev.pglane.sink.target.Identifiers;
 import dev.pglane.wire.Lsn;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -25,7 +26,7 @@ public final class ProgressTable implements ProgressLog {
      * @param sourceServer the source's topic prefix, so one sink could follow several sources
      */
     public ProgressTable(TableName table, String sinkName, String sourceServer) {
-        this.table = quote(table.schema()) + "." + quote(table.table());
+        this.table = Identifiers.qualified(table);
         this.sinkName = sinkName;
         this.sourceServer = sourceServer;
     }
@@ -84,9 +85,5 @@ public final class ProgressTable implements ProgressLog {
                         + "; it was deleted while the sink ran");
             }
         }
-    }
-
-    static String quote(String identifier) {
-        return '"' + identifier.replace("\"", "\"\"") + '"';
     }
 }
