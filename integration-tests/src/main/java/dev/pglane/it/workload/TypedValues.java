@@ -4,9 +4,9 @@ package dev.pglane.it.workload;
  * SQL for the {@code typed} table of {@link WorkloadSchema}: values the server draws at random, so that every row
  * differs, with the special values (NaN, infinities, empty arrays, NULL) mixed in now and then.
  */
-final class TypedValues {
+public final class TypedValues {
     /** The values of every column after {@code id}, in table order. */
-    static final String DRAWN = String.join(
+    public static final String DRAWN = String.join(
             ", ",
             "CASE WHEN random() < 0.1 THEN 'NaN'::numeric ELSE round((random() * 1e8)::numeric, 3) END",
             "CASE WHEN random() < 0.1 THEN 'Infinity'::numeric ELSE (random() * 1e20)::numeric / 7 END",
@@ -34,7 +34,7 @@ final class TypedValues {
             "(random() * 10000)::numeric::money");
 
     /** A SET list that changes some columns of a row and leaves the others. */
-    static final String UPDATED = "c_numeric = 1.5, c_json = c_json || jsonb_build_object('updated', now()),"
+    public static final String UPDATED = "c_numeric = 1.5, c_json = c_json || jsonb_build_object('updated', now()),"
             + " c_ints = c_ints || 7, c_tstz = clock_timestamp(), c_bool = NOT c_bool";
 
     private TypedValues() {}
