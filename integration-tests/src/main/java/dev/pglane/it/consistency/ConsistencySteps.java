@@ -94,7 +94,7 @@ final class ConsistencySteps {
             case COMPOSITE -> composite();
             case NOKEY -> keyless();
             case SCRATCH_TRUNCATE -> truncateScratch();
-            case LARGE_GROUP -> largeGroup();
+            default -> largeGroup(); // LARGE_GROUP, the last one
         }
     }
 
