@@ -71,8 +71,7 @@ final class ConsistencySteps {
 
     /** Seeds the server's random(), which draws the typed rows' values: they follow from the seed too. */
     void seedServerRandom() throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT setseed(?)")) {
-            statement.setDouble(1, random.nextDouble() * 2 - 1);
+        try (PreparedStatement statement = prepare("SELECT setseed(?)", random.nextDouble() * 2 - 1)) {
             statement.execute();
         }
     }
@@ -311,15 +310,22 @@ final class ConsistencySteps {
         }
     }
 
-    /** Two equal rows in the keyless table, or one of a pair changed or deleted (by ctid: exactly one row). */
+    /**
+     * Two or three equal rows in the keyless table, or all the equal rows of a value changed or deleted by one
+     * statement: a change record per row, each of which a sink must apply to exactly one of the equal rows.
+     */
     private void keyless() throws SQLException {
         int n = random.nextInt(20);
         String events = schema.table("events_nopk");
-        String oneOfThem = "ctid = (SELECT ctid FROM " + events + " WHERE session = ? AND n = ? LIMIT 1)";
         switch (random.nextInt(3)) {
-            case 0 -> exec("INSERT INTO " + events + " VALUES (?, 'dup', ?), (?, 'dup', ?)", session, n, session, n);
-            case 1 -> exec("UPDATE " + events + " SET kind = kind || '!' WHERE " + oneOfThem, session, n);
-            default -> exec("DELETE FROM " + events + " WHERE " + oneOfThem, session, n);
+            case 0 ->
+                exec(
+                        "INSERT INTO " + events + " SELECT ?, 'dup', ? FROM generate_series(1, ?)",
+                        session,
+                        n,
+                        2 + random.nextInt(2));
+            case 1 -> exec("UPDATE " + events + " SET kind = kind || '!' WHERE session = ? AND n = ?", session, n);
+            default -> exec("DELETE FROM " + events + " WHERE session = ? AND n = ?", session, n);
         }
     }
 
@@ -346,10 +352,7 @@ final class ConsistencySteps {
 
     /** Runs one statement in the open transaction; returns the rows it changed. */
     int exec(String sql, Object... params) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                statement.setObject(i + 1, params[i]);
-            }
+        try (PreparedStatement statement = prepare(sql, params)) {
             statement.execute();
             int changed = Math.max(statement.getUpdateCount(), 0);
             rowChanges += changed;
@@ -359,17 +362,21 @@ final class ConsistencySteps {
 
     /** The first column of the one row a statement returns ({@code ... RETURNING n}), a row changed. */
     private long queryLong(String sql, Object... params) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                statement.setObject(i + 1, params[i]);
+        try (PreparedStatement statement = prepare(sql, params);
+                ResultSet rs = statement.executeQuery()) {
+            if (!rs.next()) {
+                throw new IllegalStateException("no row from " + sql);
             }
-            try (ResultSet rs = statement.executeQuery()) {
-                if (!rs.next()) {
-                    throw new IllegalStateException("no row from " + sql);
-                }
-                rowChanges++;
-                return rs.getLong(1);
-            }
+            rowChanges++;
+            return rs.getLong(1);
         }
+    }
+
+    private PreparedStatement prepare(String sql, Object... params) throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        for (int i = 0; i < params.length; i++) {
+            statement.setObject(i + 1, params[i]);
+        }
+        return statement;
     }
 }

@@ -5,6 +5,13 @@ package dev.pglane.it.workload;
  * differs, with the special values (NaN, infinities, empty arrays, NULL) mixed in now and then.
  */
 public final class TypedValues {
+    /** The table's columns, {@code id} first, in the order of {@link #DRAWN}: {@code CREATE TABLE t (COLUMNS)}. */
+    public static final String COLUMNS = "id bigint PRIMARY KEY, c_numeric numeric(12,3), c_any numeric,"
+            + " c_float double precision, c_real real, c_ts timestamp, c_tstz timestamptz, c_date date,"
+            + " c_time time, c_interval interval, c_json jsonb, c_bytea bytea, c_uuid uuid,"
+            + " c_ints integer[], c_texts text[], c_inet inet, c_bool boolean, c_range int4range,"
+            + " c_point point, c_bits bit varying(16), c_money money";
+
     /** The values of every column after {@code id}, in table order. */
     public static final String DRAWN = String.join(
             ", ",
