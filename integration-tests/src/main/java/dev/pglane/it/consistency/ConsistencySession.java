@@ -47,7 +47,7 @@ final class ConsistencySession {
             steps.seedServerRandom();
             connection.commit();
             for (int i = 0; i < transactions && more.getAsBoolean(); i++) {
-                TransactionPlan plan = TransactionPlan.draw(random);
+                TransactionPlan plan = TransactionPlan.draw(random, TransactionPlan.isLarge(session, i));
                 SessionKeys.Snapshot before = keys.snapshot();
                 try {
                     if (transaction(connection, steps, plan, keys)) {

@@ -14,8 +14,10 @@ import java.util.Random;
  * @param rolledBack whether the client rolls the whole transaction back instead of committing (one in twenty)
  */
 record TransactionPlan(List<Step> steps, boolean clockTick, boolean rolledBack) {
-    /** One in this many transactions is a large one (an atomic group of several MB). */
+    /** One in this many transactions of a session is a large one (an atomic group of several MB). */
     static final int LARGE_EVERY = 400;
+    /** How far apart the sessions' large transactions are, so that they do not all come at once. */
+    private static final int LARGE_STAGGER = 67;
     /** One in this many transactions also empties {@code scratch}. */
     static final int TRUNCATE_EVERY = 60;
 
@@ -38,7 +40,7 @@ record TransactionPlan(List<Step> steps, boolean clockTick, boolean rolledBack) 
         NOKEY(6),
         /** Drawn one in {@value #TRUNCATE_EVERY} transactions, never by weight. */
         SCRATCH_TRUNCATE(0),
-        /** Drawn one in {@value #LARGE_EVERY} transactions, never by weight. */
+        /** One in {@value #LARGE_EVERY} transactions of a session (see {@link #isLarge}), never by weight. */
         LARGE_GROUP(0);
 
         private final int weight;
@@ -62,10 +64,19 @@ record TransactionPlan(List<Step> steps, boolean clockTick, boolean rolledBack) 
         }
     }
 
-    /** Draws the next plan; a fixed number of draws of {@code random} per step, so plans follow from the seed. */
-    static TransactionPlan draw(Random random) {
+    /**
+     * Whether the {@code index}-th transaction of {@code session} (from 0) is a large one: one in {@value
+     * #LARGE_EVERY}, counted rather than drawn, so that a run of a few hundred transactions per session surely has
+     * some (on PostgreSQL 14 only large transactions are streamed), staggered between sessions.
+     */
+    static boolean isLarge(int session, long index) {
+        return (index + (long) session * LARGE_STAGGER) % LARGE_EVERY == LARGE_EVERY - 1;
+    }
+
+    /** Draws the next plan; the choices follow from {@code random}'s seed alone. */
+    static TransactionPlan draw(Random random, boolean large) {
         List<Step> steps = new ArrayList<>();
-        if (random.nextInt(LARGE_EVERY) == 0) {
+        if (large) {
             steps.add(new Step(Operation.LARGE_GROUP, false));
         }
         for (int i = 1 + random.nextInt(3); i > 0; i--) {

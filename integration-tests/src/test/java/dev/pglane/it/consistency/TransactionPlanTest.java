@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pglane.it.consistency.TransactionPlan.Operation;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 class TransactionPlanTest {
@@ -44,6 +46,26 @@ class TransactionPlanTest {
     }
 
     @Test
+    void everySessionHasItsLargeTransactionsAtItsOwnTime() {
+        Set<Long> firsts = new HashSet<>();
+        for (int session = 0; session < 6; session++) {
+            int s = session;
+            long first = LongStream.range(0, TransactionPlan.LARGE_EVERY)
+                    .filter(i -> TransactionPlan.isLarge(s, i))
+                    .findFirst()
+                    .orElseThrow();
+            firsts.add(first);
+            assertTrue(TransactionPlan.isLarge(session, first + TransactionPlan.LARGE_EVERY));
+            assertEquals(
+                    1,
+                    LongStream.range(first + 1, first + TransactionPlan.LARGE_EVERY + 1)
+                            .filter(i -> TransactionPlan.isLarge(s, i))
+                            .count());
+        }
+        assertEquals(6, firsts.size(), "six sessions, six different moments: " + firsts);
+    }
+
+    @Test
     void theLogRowNamesTheStepsAndTheSavepointsRolledBack() {
         TransactionPlan plan = new TransactionPlan(
                 List.of(
@@ -58,7 +80,7 @@ class TransactionPlanTest {
         Random random = new Random(seed);
         List<TransactionPlan> plans = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            plans.add(TransactionPlan.draw(random));
+            plans.add(TransactionPlan.draw(random, TransactionPlan.isLarge(0, i)));
         }
         return plans;
     }
