@@ -62,7 +62,7 @@ final class ConsistencySession {
                     if (!COLLISIONS.contains(e.getSQLState())) {
                         throw e;
                     }
-                    tally.rolledBack();
+                    tally.collided();
                 }
             }
         }

@@ -10,6 +10,7 @@ final class ConsistencyTally {
     private final long begin = System.nanoTime();
     private final AtomicLong committed = new AtomicLong();
     private final AtomicLong rolledBack = new AtomicLong();
+    private final AtomicLong collisions = new AtomicLong();
     private final AtomicLong rowChanges = new AtomicLong();
     private final AtomicLong large = new AtomicLong();
 
@@ -25,8 +26,15 @@ final class ConsistencyTally {
         }
     }
 
+    /** A transaction the client rolled back on purpose. */
     void rolledBack() {
         rolledBack.incrementAndGet();
+    }
+
+    /** A transaction the server rolled back: a deadlock or serialization failure with another session's. */
+    void collided() {
+        rolledBack.incrementAndGet();
+        collisions.incrementAndGet();
     }
 
     ConsistencyWorkload.Summary summary() {
@@ -34,6 +42,7 @@ final class ConsistencyTally {
                 seed,
                 committed.get(),
                 rolledBack.get(),
+                collisions.get(),
                 rowChanges.get(),
                 large.get(),
                 Duration.ofNanos(System.nanoTime() - begin));

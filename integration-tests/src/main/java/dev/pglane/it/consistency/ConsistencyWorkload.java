@@ -35,15 +35,23 @@ public final class ConsistencyWorkload {
      *
      * @param committed transactions committed
      * @param rolledBack transactions rolled back, on purpose or after colliding with another session
+     * @param collisions of those, the ones the server rolled back (deadlock, serialization failure)
      * @param rowChanges rows the committed transactions' statements changed
      * @param largeTransactions committed transactions of several MB
      */
     public record Summary(
-            long seed, long committed, long rolledBack, long rowChanges, long largeTransactions, Duration elapsed) {
+            long seed,
+            long committed,
+            long rolledBack,
+            long collisions,
+            long rowChanges,
+            long largeTransactions,
+            Duration elapsed) {
         @Override
         public String toString() {
             return "seed " + seed + ": " + committed + " transactions committed (" + largeTransactions + " large), "
-                    + rolledBack + " rolled back, " + rowChanges + " row changes in " + elapsed.toMillis() + " ms";
+                    + rolledBack + " rolled back (" + collisions + " by the server), " + rowChanges + " row changes in "
+                    + elapsed.toMillis() + " ms";
         }
     }
 
