@@ -168,7 +168,7 @@ class SourceRestartIT {
      * Makes the server stream transactions while they run: at once on 16+ (a developer option meant for such
      * tests), on 14 as soon as one exceeds 64 kB of decoding memory.
      */
-    private static void streamEveryTransaction(PostgresNode source, PostgresVersion version) throws SQLException {
+    static void streamEveryTransaction(PostgresNode source, PostgresVersion version) throws SQLException {
         SqlSession.execute(
                 source,
                 version.major() >= 16

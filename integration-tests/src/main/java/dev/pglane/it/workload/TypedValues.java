@@ -4,9 +4,16 @@ package dev.pglane.it.workload;
  * SQL for the {@code typed} table of {@link WorkloadSchema}: values the server draws at random, so that every row
  * differs, with the special values (NaN, infinities, empty arrays, NULL) mixed in now and then.
  */
-final class TypedValues {
+public final class TypedValues {
+    /** The table's columns, {@code id} first, in the order of {@link #DRAWN}: {@code CREATE TABLE t (COLUMNS)}. */
+    public static final String COLUMNS = "id bigint PRIMARY KEY, c_numeric numeric(12,3), c_any numeric,"
+            + " c_float double precision, c_real real, c_ts timestamp, c_tstz timestamptz, c_date date,"
+            + " c_time time, c_interval interval, c_json jsonb, c_bytea bytea, c_uuid uuid,"
+            + " c_ints integer[], c_texts text[], c_inet inet, c_bool boolean, c_range int4range,"
+            + " c_point point, c_bits bit varying(16), c_money money";
+
     /** The values of every column after {@code id}, in table order. */
-    static final String DRAWN = String.join(
+    public static final String DRAWN = String.join(
             ", ",
             "CASE WHEN random() < 0.1 THEN 'NaN'::numeric ELSE round((random() * 1e8)::numeric, 3) END",
             "CASE WHEN random() < 0.1 THEN 'Infinity'::numeric ELSE (random() * 1e20)::numeric / 7 END",
@@ -34,7 +41,7 @@ final class TypedValues {
             "(random() * 10000)::numeric::money");
 
     /** A SET list that changes some columns of a row and leaves the others. */
-    static final String UPDATED = "c_numeric = 1.5, c_json = c_json || jsonb_build_object('updated', now()),"
+    public static final String UPDATED = "c_numeric = 1.5, c_json = c_json || jsonb_build_object('updated', now()),"
             + " c_ints = c_ints || 7, c_tstz = clock_timestamp(), c_bool = NOT c_bool";
 
     private TypedValues() {}

@@ -46,11 +46,7 @@ public final class WorkloadSchema {
                 "CREATE TABLE " + table("docs") + " (id bigint PRIMARY KEY, title text, body text)",
                 // out of line and uncompressed whatever the text: the update of the title leaves a TOAST pointer
                 "ALTER TABLE " + table("docs") + " ALTER COLUMN body SET STORAGE EXTERNAL",
-                "CREATE TABLE " + table("typed") + " (id bigint PRIMARY KEY, c_numeric numeric(12,3), c_any numeric,"
-                        + " c_float double precision, c_real real, c_ts timestamp, c_tstz timestamptz, c_date date,"
-                        + " c_time time, c_interval interval, c_json jsonb, c_bytea bytea, c_uuid uuid,"
-                        + " c_ints integer[], c_texts text[], c_inet inet, c_bool boolean, c_range int4range,"
-                        + " c_point point, c_bits bit varying(16), c_money money)",
+                "CREATE TABLE " + table("typed") + " (" + TypedValues.COLUMNS + ")",
                 "CREATE TABLE " + table("parent") + " (id bigint PRIMARY KEY, name text)",
                 "CREATE TABLE " + table("child") + " (id bigint PRIMARY KEY, parent_id bigint NOT NULL REFERENCES "
                         + table("parent") + ", note text)",

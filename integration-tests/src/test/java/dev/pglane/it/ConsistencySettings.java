@@ -1,0 +1,90 @@
+package dev.pglane.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.stack.PostgresVersion;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The knobs of {@link ConsistencyIT}: its seed and size from system properties, and the source's streaming mode,
+ * switched over REST and confirmed from the server's slot statistics.
+ */
+final class ConsistencySettings {
+    /** Reruns the sessions' choices of an earlier run: its seed, as the run printed it. */
+    static final String SEED_PROPERTY = "pglane.consistency.seed";
+    /** The majors to run on, comma-separated; unset: the default major alone, also in CI. */
+    static final String VERSIONS_PROPERTY = "pglane.consistency.versions";
+    /** Transactions each run commits (the matrix command raises it). */
+    static final String TRANSACTIONS_PROPERTY = "pglane.consistency.transactions";
+
+    private static final int DEFAULT_TRANSACTIONS = 1_500;
+    private static final Duration STARTUP = Duration.ofSeconds(60);
+
+    private ConsistencySettings() {}
+
+    /** The majors of {@value #VERSIONS_PROPERTY}, or {@link PostgresVersion#fromProperty()} alone. */
+    static List<PostgresVersion> versions() {
+        String versions = System.getProperty(VERSIONS_PROPERTY);
+        if (versions == null || versions.isBlank()) {
+            return List.of(PostgresVersion.fromProperty());
+        }
+        return Arrays.stream(versions.split(",")).map(PostgresVersion::parse).toList();
+    }
+
+    /** The seed of {@value #SEED_PROPERTY}, or a new random one. */
+    static long seed() {
+        String seed = System.getProperty(SEED_PROPERTY);
+        return seed == null || seed.isBlank() ? ThreadLocalRandom.current().nextLong() : Long.parseLong(seed.trim());
+    }
+
+    static int transactions() {
+        String transactions = System.getProperty(TRANSACTIONS_PROPERTY);
+        return transactions == null || transactions.isBlank()
+                ? DEFAULT_TRANSACTIONS
+                : Integer.parseInt(transactions.trim());
+    }
+
+    /**
+     * Sets the run's source connector's {@code streaming.mode} (the example config's is off) and waits until it runs
+     * again; its slot keeps every change made meanwhile.
+     */
+    static void sourceStreaming(SharedWorker worker, SinkConnectorRun run, String mode) {
+        String connector = run.source().topicPrefix();
+        Map<String, String> config = worker.rest().connectorConfig(connector);
+        if (mode.equals(config.getOrDefault("streaming.mode", "off"))) {
+            return;
+        }
+        config.put("streaming.mode", mode);
+        worker.rest().putConnectorConfig(connector, config);
+        worker.rest().awaitConnectorRunning(connector, STARTUP);
+    }
+
+    /**
+     * Asserts whether the server streamed transactions through the slot ({@code pg_stat_replication_slots}); the
+     * count may reach the statistics a moment after the changes reached the sink, so a positive one is waited for.
+     */
+    static void assertStreamed(PostgresNode source, String slot, boolean streamed) throws SQLException {
+        if (streamed) {
+            Waits.until(
+                    "the source streamed transactions through slot " + slot,
+                    STARTUP,
+                    () -> streamedTransactions(source, slot) > 0);
+        } else {
+            assertEquals(0, streamedTransactions(source, slot), "transactions streamed through slot " + slot);
+        }
+    }
+
+    private static long streamedTransactions(PostgresNode source, String slot) throws SQLException {
+        try (SqlSession session = SqlSession.open(source)) {
+            Object streamed = session.queryValue(
+                    "SELECT coalesce(sum(stream_txns), 0) FROM pg_stat_replication_slots WHERE slot_name = ?", slot);
+            return ((Number) streamed).longValue();
+        }
+    }
+}
