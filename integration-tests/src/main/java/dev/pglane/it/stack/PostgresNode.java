@@ -90,6 +90,30 @@ public final class PostgresNode implements AutoCloseable {
         log.info("PostgreSQL '{}' restarted in {}", name, Timing.since(started));
     }
 
+    /**
+     * Stops the server (fast shutdown) and leaves it down until {@link #start()}: clients see their sessions end and
+     * new connections refused, as during a maintenance window or a crash.
+     */
+    public void stop() {
+        stopServer();
+        log.info("PostgreSQL '{}' stopped", name);
+    }
+
+    /** Starts a server stopped by {@link #stop()} again, on the same port and data directory. */
+    public void start() {
+        if (server != null) {
+            throw new IllegalStateException(this + " is running");
+        }
+        long started = System.nanoTime();
+        startServer();
+        log.info("PostgreSQL '{}' started again in {}", name, Timing.since(started));
+    }
+
+    /** Whether the server runs (it was not {@link #stop() stopped}). */
+    public boolean isRunning() {
+        return server != null;
+    }
+
     private void startServer() {
         try {
             Files.createDirectories(dataDir);
