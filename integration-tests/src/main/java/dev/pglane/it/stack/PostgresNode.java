@@ -141,10 +141,32 @@ public final class PostgresNode implements AutoCloseable {
         }
         try {
             server.close();
+            awaitPostmasterGone();
         } catch (IOException e) {
             throw new UncheckedIOException("PostgreSQL '" + name + "' did not stop; see " + logFile, e);
         } finally {
             server = null;
+        }
+    }
+
+    /**
+     * zonky's close gives {@code pg_ctl stop} a few seconds; a server still flushing its walsenders then shuts down
+     * after pg_ctl returned, and a start before that would find its lock file and fail. The server is gone when
+     * {@code postmaster.pid} is.
+     */
+    private void awaitPostmasterGone() throws IOException {
+        Path pidFile = dataDir.resolve("postmaster.pid");
+        long deadline = System.nanoTime() + STARTUP_WAIT.toNanos();
+        while (Files.exists(pidFile)) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("the server still runs " + STARTUP_WAIT.toSeconds() + " s after it was stopped");
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for the server to stop", e);
+            }
         }
     }
 
