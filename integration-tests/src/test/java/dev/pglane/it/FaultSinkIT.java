@@ -3,7 +3,6 @@ package dev.pglane.it;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.it.fault.TcpProxy;
-import dev.pglane.it.stack.ConnectorStatus;
 import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.it.stack.PostgresVersion;
 import java.sql.SQLException;
@@ -70,7 +69,7 @@ class FaultSinkIT {
 
             target.stop();
             try {
-                awaitDowntimeWithoutFailure(story);
+                story.lastFor(DOWNTIME);
             } finally {
                 target.start();
             }
@@ -93,10 +92,10 @@ class FaultSinkIT {
 
             proxy.cut();
             Waits.until("the sink tried to reconnect while the network was cut", Duration.ofSeconds(60), () -> {
-                assertNotFailed(story);
+                story.assertNotFailed();
                 return proxy.refusedConnections() > 0;
             });
-            awaitDowntimeWithoutFailure(story);
+            story.lastFor(DOWNTIME);
             proxy.heal();
 
             load.await();
@@ -112,19 +111,5 @@ class FaultSinkIT {
                 name + "_pg" + VERSION.major(),
                 Map.of(),
                 sinkChanges);
-    }
-
-    /** Lets {@link #DOWNTIME} pass, failing at once if Connect reports the sink failed meanwhile. */
-    private static void awaitDowntimeWithoutFailure(FaultStory story) {
-        long begin = System.nanoTime();
-        Waits.until("the fault lasted " + DOWNTIME.toSeconds() + " s", DOWNTIME.plusSeconds(30), () -> {
-            assertNotFailed(story);
-            return System.nanoTime() - begin >= DOWNTIME.toNanos();
-        });
-    }
-
-    private static void assertNotFailed(FaultStory story) {
-        ConnectorStatus status = worker.rest().status(story.run().sinkName());
-        assertTrue(!status.hasFailed(), () -> "the sink failed for good: " + status.describe());
     }
 }

@@ -1,12 +1,14 @@
 package dev.pglane.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.it.kafka.WireRecord;
 import dev.pglane.it.pipeline.CatchUp;
 import dev.pglane.it.pipeline.CommittedTransactions;
 import dev.pglane.it.pipeline.Progress;
+import dev.pglane.it.stack.ConnectorStatus;
 import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.it.workload.ChangeWorkload;
 import dev.pglane.it.workload.WorkloadSchema;
@@ -32,6 +34,7 @@ final class FaultStory implements AutoCloseable {
     /** Rows of ~1 kB per half of the large transaction: far over the 64 kB that makes the server stream it. */
     private static final int HALF_ROWS = 4_000;
 
+    private final SharedWorker worker;
     private final SinkConnectorRun run;
     private final PostgresNode source;
     private final PostgresNode target;
@@ -40,7 +43,13 @@ final class FaultStory implements AutoCloseable {
     private SqlSession large;
     private long largeXid;
 
-    private FaultStory(SinkConnectorRun run, PostgresNode source, PostgresNode target, ChangeWorkload workload) {
+    private FaultStory(
+            SharedWorker worker,
+            SinkConnectorRun run,
+            PostgresNode source,
+            PostgresNode target,
+            ChangeWorkload workload) {
+        this.worker = worker;
         this.run = run;
         this.source = source;
         this.target = target;
@@ -72,9 +81,12 @@ final class FaultStory implements AutoCloseable {
         SqlSession.execute(target, "CREATE SCHEMA " + name, bulk);
         Map<String, String> sourceConfig = new HashMap<>(Map.of("streaming.mode", "on"));
         sourceConfig.putAll(sourceChanges);
-        Map<String, String> sinkConfig = new HashMap<>(Map.of("apply.workers", "2"));
+        // the sink subscribes by pattern: it sees the load's topics at its next metadata refresh, 5 s in the example
+        Map<String, String> sinkConfig =
+                new HashMap<>(Map.of("apply.workers", "2", "consumer.override.metadata.max.age.ms", "1000"));
         sinkConfig.putAll(sinkChanges);
         return new FaultStory(
+                worker,
                 SinkConnectorRun.start(worker, source, target, name, sourceConfig, sinkConfig),
                 source,
                 target,
@@ -145,6 +157,36 @@ final class FaultStory implements AutoCloseable {
                 "INSERT INTO " + schema + ".bulk SELECT g, repeat(md5(g::text), 32) FROM generate_series(?, ?) g",
                 from,
                 to);
+    }
+
+    /**
+     * Lets a fault last {@code duration} (it is the fault's length, not a wait for something to happen), failing at
+     * once if Connect reports either connector or its task failed meanwhile: they must wait and retry, not give up.
+     */
+    void lastFor(Duration duration) {
+        long begin = System.nanoTime();
+        Waits.until("the fault lasted " + duration.toSeconds() + " s", duration.plusSeconds(30), () -> {
+            assertNotFailed();
+            return System.nanoTime() - begin >= duration.toNanos();
+        });
+    }
+
+    /** Fails if Connect reports the source or the sink (connector or task) failed. */
+    void assertNotFailed() {
+        for (String connector : List.of(run.source().topicPrefix(), run.sinkName())) {
+            ConnectorStatus status = worker.rest().status(connector);
+            assertFalse(status.hasFailed(), () -> "failed for good: " + status.describe());
+        }
+    }
+
+    /**
+     * Commits a few ledger rows after a fault of the source that cut the load off, so that the source has something
+     * new to send once it is back.
+     */
+    void writeAfterFault() throws SQLException {
+        SqlSession.execute(
+                source,
+                "INSERT INTO " + schema + ".ledger (client, amount) SELECT -1, g FROM generate_series(1, 50) g");
     }
 
     /** The moment of a fault: the source's WAL insert position and the sink's progress. Read both before it. */
