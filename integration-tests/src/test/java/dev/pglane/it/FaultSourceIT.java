@@ -4,12 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.it.fault.TcpProxy;
 import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,8 +21,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class FaultSourceIT {
-    private static final PostgresVersion VERSION = PostgresVersion.fromProperty();
-    private static final Duration LOAD = Duration.ofSeconds(6);
     private static final Duration CUT = Duration.ofSeconds(4);
 
     @RegisterExtension
@@ -34,56 +29,43 @@ class FaultSourceIT {
     @RegisterExtension
     static final SourceServers servers = new SourceServers();
 
-    @BeforeAll
-    static void streamLargeTransactions() throws SQLException {
-        FaultStory.streamLargeTransactions(servers.of(VERSION));
-    }
-
     @Test
     @DisplayName("the source task restarted over REST in the middle of a large transaction, under load")
     void sourceTaskRestart() throws Exception {
-        try (FaultStory story = start("source_restart", Map.of())) {
-            story.openLargeTransaction();
-            FaultLoad load = story.startLoad(LOAD);
-            story.awaitApplying();
-            FaultStory.Moment fault = story.moment();
-            story.assertLargeTransactionNotApplied();
-            assertTrue(load.isRunning(), "the restart came under load");
+        try (FaultStory story = FaultStory.start(worker, servers, "source_restart", Map.of(), Map.of())) {
+            FaultStory.Moment fault = story.midLargeTransaction();
 
             story.run().source().restartTask();
 
-            story.commitLargeTransaction();
-            load.await();
-            story.assertRecovered(fault);
+            story.assertRecoveredFrom(fault);
         }
     }
 
     @Test
     @DisplayName("the source server restarted under load: the source connector reconnects and resumes")
     void sourceServerRestart() throws Exception {
-        PostgresNode source = servers.of(VERSION);
-        try (FaultStory story = start("source_bounce", Map.of())) {
-            FaultLoad load = story.startLoad(LOAD);
-            story.awaitApplying();
-            FaultStory.Moment fault = story.moment();
+        PostgresNode source = servers.of(FaultStory.VERSION);
+        try (FaultStory story = FaultStory.start(worker, servers, "source_bounce", Map.of(), Map.of())) {
+            FaultStory.Moment fault = story.underLoad();
 
             source.restart();
 
-            load.awaitCutBySource();
-            story.writeAfterFault();
-            story.assertRecovered(fault);
+            story.assertRecoveredFromSourceFault(fault);
         }
     }
 
     @Test
     @DisplayName("the network between the source connector and its server cut for a while under load, then healed")
     void networkCutToSource() throws Exception {
-        PostgresNode source = servers.of(VERSION);
+        PostgresNode source = servers.of(FaultStory.VERSION);
         try (TcpProxy proxy = TcpProxy.start(source.host(), source.port());
-                FaultStory story = start("source_cut", Map.of("database.port", Integer.toString(proxy.port())))) {
-            FaultLoad load = story.startLoad(LOAD);
-            story.awaitApplying();
-            FaultStory.Moment fault = story.moment();
+                FaultStory story = FaultStory.start(
+                        worker,
+                        servers,
+                        "source_cut",
+                        Map.of("database.port", Integer.toString(proxy.port())),
+                        Map.of())) {
+            FaultStory.Moment fault = story.underLoad();
             assertTrue(proxy.liveConnections() > 0, "the source's replication connection goes through the proxy");
 
             proxy.cut();
@@ -94,34 +76,19 @@ class FaultSourceIT {
             story.lastFor(CUT);
             proxy.heal();
 
-            load.await();
-            story.assertRecovered(fault);
+            story.assertRecoveredFrom(fault);
         }
     }
 
     @Test
     @DisplayName("the Kafka broker restarted under load: both connectors carry on")
     void brokerRestart() throws Exception {
-        try (FaultStory story = start("broker_bounce", Map.of())) {
-            FaultLoad load = story.startLoad(LOAD);
-            story.awaitApplying();
-            FaultStory.Moment fault = story.moment();
-            assertTrue(load.isRunning(), "the restart came under load");
+        try (FaultStory story = FaultStory.start(worker, servers, "broker_bounce", Map.of(), Map.of())) {
+            FaultStory.Moment fault = story.underLoad();
 
             worker.kafka().restart();
 
-            load.await();
-            story.assertRecovered(fault);
+            story.assertRecoveredFrom(fault);
         }
-    }
-
-    private static FaultStory start(String name, Map<String, String> sourceChanges) throws SQLException {
-        return FaultStory.start(
-                worker,
-                servers.of(VERSION),
-                servers.targetOf(VERSION),
-                name + "_pg" + VERSION.major(),
-                sourceChanges,
-                Map.of());
     }
 }
