@@ -3,14 +3,10 @@ package dev.pglane.it;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.it.fault.TcpProxy;
-import dev.pglane.it.stack.ConnectorStatus;
 import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,8 +20,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class FaultSinkIT {
-    private static final PostgresVersion VERSION = PostgresVersion.fromProperty();
-    private static final Duration LOAD = Duration.ofSeconds(6);
     /** Long enough for the sink to fail its connections and retry more than once. */
     private static final Duration DOWNTIME = Duration.ofSeconds(5);
 
@@ -35,96 +29,59 @@ class FaultSinkIT {
     @RegisterExtension
     static final SourceServers servers = new SourceServers();
 
-    @BeforeAll
-    static void streamLargeTransactions() throws SQLException {
-        FaultStory.streamLargeTransactions(servers.of(VERSION));
-    }
-
     @Test
     @DisplayName("the sink task restarted over REST in the middle of a large transaction, under load")
     void sinkTaskRestart() throws Exception {
-        try (FaultStory story = start("sink_restart", Map.of())) {
-            story.openLargeTransaction();
-            FaultLoad load = story.startLoad(LOAD);
-            story.awaitApplying();
-            FaultStory.Moment fault = story.moment();
-            story.assertLargeTransactionNotApplied();
-            assertTrue(load.isRunning(), "the restart came under load");
+        try (FaultStory story = FaultStory.start(worker, servers, "sink_restart", Map.of(), Map.of())) {
+            FaultStory.Moment fault = story.midLargeTransaction();
 
             story.run().restartSinkTask();
 
-            story.commitLargeTransaction();
-            load.await();
-            story.assertRecovered(fault);
+            story.assertRecoveredFrom(fault);
         }
     }
 
     @Test
     @DisplayName("the target server stopped for a while under load: the sink retries, then catches up")
     void targetDown() throws Exception {
-        PostgresNode target = servers.targetOf(VERSION);
-        try (FaultStory story = start("target_down", Map.of())) {
-            FaultLoad load = story.startLoad(LOAD);
-            story.awaitApplying();
-            FaultStory.Moment fault = story.moment();
+        PostgresNode target = servers.targetOf(FaultStory.VERSION);
+        try (FaultStory story = FaultStory.start(worker, servers, "target_down", Map.of(), Map.of())) {
+            FaultStory.Moment fault = story.underLoad();
 
             target.stop();
             try {
-                awaitDowntimeWithoutFailure(story);
+                story.lastFor(DOWNTIME);
             } finally {
                 target.start();
             }
 
-            load.await();
-            story.assertRecovered(fault);
+            story.assertRecoveredFrom(fault);
         }
     }
 
     @Test
     @DisplayName("the network between the sink and its target cut for a while under load, then healed")
     void networkCutToTarget() throws Exception {
-        PostgresNode target = servers.targetOf(VERSION);
+        PostgresNode target = servers.targetOf(FaultStory.VERSION);
         try (TcpProxy proxy = TcpProxy.start(target.host(), target.port());
-                FaultStory story = start("target_cut", Map.of("database.port", Integer.toString(proxy.port())))) {
-            FaultLoad load = story.startLoad(LOAD);
-            story.awaitApplying();
-            FaultStory.Moment fault = story.moment();
+                FaultStory story = FaultStory.start(
+                        worker,
+                        servers,
+                        "target_cut",
+                        Map.of(),
+                        Map.of("database.port", Integer.toString(proxy.port())))) {
+            FaultStory.Moment fault = story.underLoad();
             assertTrue(proxy.liveConnections() > 0, "the sink's sessions go through the proxy");
 
             proxy.cut();
             Waits.until("the sink tried to reconnect while the network was cut", Duration.ofSeconds(60), () -> {
-                assertNotFailed(story);
+                story.assertNotFailed();
                 return proxy.refusedConnections() > 0;
             });
-            awaitDowntimeWithoutFailure(story);
+            story.lastFor(DOWNTIME);
             proxy.heal();
 
-            load.await();
-            story.assertRecovered(fault);
+            story.assertRecoveredFrom(fault);
         }
-    }
-
-    private static FaultStory start(String name, Map<String, String> sinkChanges) throws SQLException {
-        return FaultStory.start(
-                worker,
-                servers.of(VERSION),
-                servers.targetOf(VERSION),
-                name + "_pg" + VERSION.major(),
-                Map.of(),
-                sinkChanges);
-    }
-
-    /** Lets {@link #DOWNTIME} pass, failing at once if Connect reports the sink failed meanwhile. */
-    private static void awaitDowntimeWithoutFailure(FaultStory story) {
-        long begin = System.nanoTime();
-        Waits.until("the fault lasted " + DOWNTIME.toSeconds() + " s", DOWNTIME.plusSeconds(30), () -> {
-            assertNotFailed(story);
-            return System.nanoTime() - begin >= DOWNTIME.toNanos();
-        });
-    }
-
-    private static void assertNotFailed(FaultStory story) {
-        ConnectorStatus status = worker.rest().status(story.run().sinkName());
-        assertTrue(!status.hasFailed(), () -> "the sink failed for good: " + status.describe());
     }
 }

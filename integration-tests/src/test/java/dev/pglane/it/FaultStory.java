@@ -1,13 +1,16 @@
 package dev.pglane.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.it.kafka.WireRecord;
 import dev.pglane.it.pipeline.CatchUp;
 import dev.pglane.it.pipeline.CommittedTransactions;
 import dev.pglane.it.pipeline.Progress;
+import dev.pglane.it.stack.ConnectorStatus;
 import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.stack.PostgresVersion;
 import dev.pglane.it.workload.ChangeWorkload;
 import dev.pglane.it.workload.WorkloadSchema;
 import dev.pglane.wire.Lsn;
@@ -28,19 +31,32 @@ import java.util.Map;
  */
 final class FaultStory implements AutoCloseable {
     static final Duration CATCH_UP = Duration.ofSeconds(180);
+    /** The version the fault stories run on: one per run of the suite, {@code pglane.pg.version}. */
+    static final PostgresVersion VERSION = PostgresVersion.fromProperty();
+    /** How long the steady load runs: the fault comes once the sink applies, a few seconds in. */
+    private static final Duration LOAD = Duration.ofSeconds(6);
+
     private static final Duration ARRIVAL = Duration.ofSeconds(60);
     /** Rows of ~1 kB per half of the large transaction: far over the 64 kB that makes the server stream it. */
     private static final int HALF_ROWS = 4_000;
 
+    private final SharedWorker worker;
     private final SinkConnectorRun run;
     private final PostgresNode source;
     private final PostgresNode target;
     private final String schema;
     private final ChangeWorkload workload;
+    private FaultLoad load;
     private SqlSession large;
     private long largeXid;
 
-    private FaultStory(SinkConnectorRun run, PostgresNode source, PostgresNode target, ChangeWorkload workload) {
+    private FaultStory(
+            SharedWorker worker,
+            SinkConnectorRun run,
+            PostgresNode source,
+            PostgresNode target,
+            ChangeWorkload workload) {
+        this.worker = worker;
         this.run = run;
         this.source = source;
         this.target = target;
@@ -49,21 +65,24 @@ final class FaultStory implements AutoCloseable {
     }
 
     /**
-     * Creates the story's tables on the source and starts its pipeline (source streaming on, the sink with two
-     * workers).
+     * Creates the story's tables on the {@link #VERSION} source of {@code servers} and starts its pipeline (source
+     * streaming on, the sink with two workers) to the target of that version.
      *
-     * @param name the schema, and the connectors' name
+     * @param story the story's name; with the major appended, the schema and the connectors' name
      * @param sourceChanges settings of the source connector on top of {@link SinkConnectorRun}'s
      * @param sinkChanges settings of the sink on top of {@link SinkConnectorRun}'s
      */
     static FaultStory start(
             SharedWorker worker,
-            PostgresNode source,
-            PostgresNode target,
-            String name,
+            SourceServers servers,
+            String story,
             Map<String, String> sourceChanges,
             Map<String, String> sinkChanges)
             throws SQLException {
+        PostgresNode source = servers.of(VERSION);
+        PostgresNode target = servers.targetOf(VERSION);
+        String name = story + "_pg" + VERSION.major();
+        streamLargeTransactions(source);
         ChangeWorkload workload = new ChangeWorkload(source.jdbcUrl(), new WorkloadSchema(name));
         workload.createTables();
         String bulk = "CREATE TABLE " + name + ".bulk (id integer PRIMARY KEY, body text)";
@@ -72,9 +91,12 @@ final class FaultStory implements AutoCloseable {
         SqlSession.execute(target, "CREATE SCHEMA " + name, bulk);
         Map<String, String> sourceConfig = new HashMap<>(Map.of("streaming.mode", "on"));
         sourceConfig.putAll(sourceChanges);
-        Map<String, String> sinkConfig = new HashMap<>(Map.of("apply.workers", "2"));
+        // the sink subscribes by pattern: it sees the load's topics at its next metadata refresh, 5 s in the example
+        Map<String, String> sinkConfig =
+                new HashMap<>(Map.of("apply.workers", "2", "consumer.override.metadata.max.age.ms", "1000"));
         sinkConfig.putAll(sinkChanges);
         return new FaultStory(
+                worker,
                 SinkConnectorRun.start(worker, source, target, name, sourceConfig, sinkConfig),
                 source,
                 target,
@@ -85,7 +107,7 @@ final class FaultStory implements AutoCloseable {
      * Makes the source server stream every transaction that outgrows 64 kB of decoding memory, the least it allows,
      * instead of decoding it only after its commit.
      */
-    static void streamLargeTransactions(PostgresNode source) throws SQLException {
+    private static void streamLargeTransactions(PostgresNode source) throws SQLException {
         SqlSession.execute(source, "ALTER SYSTEM SET logical_decoding_work_mem = '64kB'", "SELECT pg_reload_conf()");
     }
 
@@ -93,27 +115,41 @@ final class FaultStory implements AutoCloseable {
         return run;
     }
 
-    /** Starts the steady load for {@code duration}. */
-    FaultLoad startLoad(Duration duration) {
-        return FaultLoad.start(workload, duration);
+    /**
+     * Brings the story to the point of a fault in the middle of a large transaction: the large transaction open and
+     * partly on Kafka, the load running, the sink applying. Returns the moment of the fault.
+     */
+    Moment midLargeTransaction() throws SQLException {
+        openLargeTransaction();
+        Moment moment = underLoad();
+        assertEquals(0L, bulkRows(target), "rows of the open large transaction " + largeXid + " on the target");
+        return moment;
+    }
+
+    /** Brings the story to the point of a fault under load: the load running, the sink applying. */
+    Moment underLoad() throws SQLException {
+        load = FaultLoad.start(workload, LOAD);
+        awaitApplying();
+        Moment moment = moment();
+        assertTrue(load.isRunning(), "the load still runs at the fault");
+        return moment;
     }
 
     /** Waits until the sink has applied something: the pipeline is busy end to end. */
-    Progress awaitApplying() {
+    private void awaitApplying() {
         Progress[] seen = {Progress.NONE};
         Waits.until("the sink " + run.sinkName() + " applies", ARRIVAL, () -> {
             seen[0] = run.progress();
             return !seen[0].isNone();
         });
-        return seen[0];
     }
 
     /**
      * Opens the large transaction, writes its first half, and returns once its first record is on Kafka: from now on
-     * it is in flight through the pipeline and not committed. Open it before the load starts: the wait reads the
+     * it is in flight through the pipeline and not committed. Opened before the load starts: the wait reads the
      * change topics from their beginning.
      */
-    void openLargeTransaction() throws SQLException {
+    private void openLargeTransaction() throws SQLException {
         large = SqlSession.open(source);
         insertBulk(1, HALF_ROWS);
         largeXid = large.xid();
@@ -127,13 +163,8 @@ final class FaultStory implements AutoCloseable {
                         () -> "waiting for the first streamed record of the large transaction " + largeXid);
     }
 
-    /** Asserts that the sink has applied none of the large transaction: its END has not even been written. */
-    void assertLargeTransactionNotApplied() throws SQLException {
-        assertEquals(0L, bulkRows(target), "rows of the open large transaction " + largeXid + " on the target");
-    }
-
     /** Writes the second half of the large transaction and commits it. */
-    void commitLargeTransaction() throws SQLException {
+    private void commitLargeTransaction() throws SQLException {
         insertBulk(HALF_ROWS + 1, 2 * HALF_ROWS);
         large.commit();
         large.close();
@@ -147,10 +178,54 @@ final class FaultStory implements AutoCloseable {
                 to);
     }
 
+    /**
+     * Lets a fault last {@code duration} (it is the fault's length, not a wait for something to happen), failing at
+     * once if Connect reports either connector or its task failed meanwhile: they must wait and retry, not give up.
+     */
+    void lastFor(Duration duration) {
+        long begin = System.nanoTime();
+        Waits.until("the fault lasted " + duration.toSeconds() + " s", duration.plusSeconds(30), () -> {
+            assertNotFailed();
+            return System.nanoTime() - begin >= duration.toNanos();
+        });
+    }
+
+    /** Fails if Connect reports the source or the sink (connector or task) failed. */
+    void assertNotFailed() {
+        for (String connector : List.of(run.source().topicPrefix(), run.sinkName())) {
+            ConnectorStatus status = worker.rest().status(connector);
+            assertFalse(status.hasFailed(), () -> "failed for good: " + status.describe());
+        }
+    }
+
+    /**
+     * After a fault the connectors should survive: commits the large transaction (if open), waits for the load to
+     * end on its own, then {@link #assertRecovered}.
+     */
+    void assertRecoveredFrom(Moment fault) throws SQLException {
+        if (large != null) {
+            commitLargeTransaction();
+        }
+        load.await();
+        assertRecovered(fault);
+    }
+
+    /**
+     * After a fault of the source server, which cut the load's sessions off: commits a few ledger rows, so that the
+     * source has something new to send once it is back, then {@link #assertRecovered}.
+     */
+    void assertRecoveredFromSourceFault(Moment fault) throws SQLException {
+        load.awaitCutBySource();
+        SqlSession.execute(
+                source,
+                "INSERT INTO " + schema + ".ledger (client, amount) SELECT -1, g FROM generate_series(1, 50) g");
+        assertRecovered(fault);
+    }
+
     /** The moment of a fault: the source's WAL insert position and the sink's progress. Read both before it. */
     record Moment(Lsn sourceLsn, Progress progress) {}
 
-    Moment moment() throws SQLException {
+    private Moment moment() throws SQLException {
         Progress progress = run.progress();
         try (SqlSession session = SqlSession.open(source)) {
             Lsn lsn = Lsn.parse((String) session.queryValue("SELECT pg_current_wal_insert_lsn()::text"));
@@ -164,7 +239,7 @@ final class FaultStory implements AutoCloseable {
      * source; no ledger row is there twice (a transaction applied twice adds rows, not ids); the sink's progress is
      * exactly the END of the source's last transaction.
      */
-    void assertRecovered(Moment fault) throws SQLException {
+    private void assertRecovered(Moment fault) throws SQLException {
         CatchUp.Result caughtUp = run.awaitCatchUp(CATCH_UP);
         CommittedTransactions beforeFault = run.committedUpTo(fault.sourceLsn());
         assertTrue(
