@@ -100,22 +100,37 @@ public final class PgSinkTask extends SinkTask {
         SinkRecord record = u.record();
         var reporter = decoder.isMarkerTopic(record.topic()) ? null : context.errantRecordReporter();
         if (reporter == null) {
-            throw new ConnectException(
-                    u.describe() + " is not a pglane " + (decoder.isMarkerTopic(record.topic()) ? "marker" : "change")
-                            + ": " + u.cause().getMessage() + ". Remove its cause; for change topics, a dead-letter"
-                            + " queue (errors.tolerance=all, errors.deadletterqueue.topic.name) can take such records",
-                    u.cause());
+            throw notPglane(u, null);
+        }
+        try {
+            reporter.report(record, u.cause());
+        } catch (ConnectException e) {
+            // Connect hands out a reporter also under errors.tolerance=none, and it refuses at once
+            throw notPglane(u, e);
         }
         log.warn(
                 "{} is not a pglane change; reported as an errant record: {}",
                 u.describe(),
                 u.cause().getMessage());
-        reporter.report(record, u.cause());
         metrics.errantRecord();
         if (u.keyXid() >= 0) {
             assembler.addPoison(
                     new TopicPartition(record.topic(), record.kafkaPartition()), record.kafkaOffset(), u.keyXid());
         }
+    }
+
+    private ConnectException notPglane(SinkRecordDecoder.Undecodable u, ConnectException refusal) {
+        boolean marker = decoder.isMarkerTopic(u.record().topic());
+        ConnectException e = new ConnectException(
+                u.describe() + " is not a pglane " + (marker ? "marker" : "change") + ": "
+                        + u.cause().getMessage()
+                        + ". Remove its cause; for change topics, a dead-letter queue (errors.tolerance=all,"
+                        + " errors.deadletterqueue.topic.name) can take such records",
+                u.cause());
+        if (refusal != null) {
+            e.addSuppressed(refusal);
+        }
+        return e;
     }
 
     /**

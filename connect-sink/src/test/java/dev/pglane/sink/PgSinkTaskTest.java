@@ -186,6 +186,24 @@ class PgSinkTaskTest {
         }
     }
 
+    @Test
+    void anUndecodableChangeTheReporterRefusesStopsTheTaskNamingTheRecord() {
+        FakeSinkTaskContext context = context();
+        // what Connect's reporter does under errors.tolerance=none
+        context.reporter = (record, error) -> {
+            throw new ConnectException("Tolerance exceeded in error handler", error);
+        };
+        PgSinkTask task = startTask(context, 1);
+        try {
+            SinkRecord bad =
+                    new SinkRecord(LEDGER_TOPIC, 1, TransactionKey.SCHEMA, TransactionKey.of(9), null, "garbage", 41);
+            ConnectException e = assertThrows(ConnectException.class, () -> task.put(List.of(bad)));
+            assertTrue(e.getMessage().contains("shop.public.ledger-1@41 is not a pglane change"), e.getMessage());
+        } finally {
+            task.stop();
+        }
+    }
+
     private PgSinkTask startTask(FakeSinkTaskContext context, int workers) {
         Map<String, String> props = new HashMap<>();
         props.put("name", "task-test");

@@ -2,8 +2,10 @@ package dev.pglane.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.it.stack.ConnectRestException;
 import dev.pglane.it.stack.ConnectorConfigs;
 import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.it.stack.PostgresVersion;
@@ -34,6 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConnectorValidationIT {
     private static final String SOURCE = SharedWorker.SOURCE_CONNECTOR;
     private static final String SINK = SharedWorker.SINK_CONNECTOR;
+    private static final String LOCKED_ROLE = "pglane_locked";
 
     @RegisterExtension
     static final SharedWorker worker = new SharedWorker();
@@ -155,6 +158,85 @@ class ConnectorValidationIT {
                 validateChanged(version, SINK, ConnectorConfigs.SINK_JSON, Map.of("conflict.policy", "sometimes"));
 
         assertOneContains(result, "conflict.policy", "must be one of error, skip, upsert");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("a wrong password is reported on database.user and database.password, for source and sink")
+    void wrongPassword(PostgresVersion version) throws Exception {
+        DatabasePair pair = serversOf(version);
+        Map<String, String> wrong = Map.of("database.user", LOCKED_ROLE, "database.password", "not-the-password");
+        for (PostgresNode server : List.of(pair.source(), pair.target())) {
+            PasswordRole.create(server, LOCKED_ROLE, "the-password");
+        }
+
+        ValidationResult source = validateChanged(version, SOURCE, ConnectorConfigs.SOURCE_JSON, wrong);
+        ValidationResult sink = validateChanged(version, SINK, ConnectorConfigs.SINK_JSON, wrong);
+
+        String expected = "PostgreSQL rejected user '" + LOCKED_ROLE + "'";
+        assertOneContains(source, "database.password", expected);
+        assertOneContains(sink, "database.password", expected);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("a role that may not create the missing publication is refused on publication.name")
+    void publicationWithoutPrivilege(PostgresVersion version) throws Exception {
+        SqlSession.execute(
+                serversOf(version).source(),
+                "DROP ROLE IF EXISTS pglane_streamer",
+                "CREATE ROLE pglane_streamer LOGIN REPLICATION");
+        ValidationResult result = validateChanged(
+                version,
+                SOURCE,
+                ConnectorConfigs.SOURCE_JSON,
+                Map.of("database.user", "pglane_streamer", "publication.name", "pglane_unprivileged"));
+
+        assertOneContains(result, "publication.name", "role 'pglane_streamer' may not create it");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("a config that fails validation is refused by PUT and leaves no connector and no slot behind")
+    void refusedConfigLeavesNothing(PostgresVersion version) throws Exception {
+        String name = "refused_pg" + version.major();
+        Map<String, String> config = configs(version).load(ConnectorConfigs.SOURCE_JSON);
+        config.putAll(Map.of("name", name, "slot.name", name, "database.user", "pglane_nobody"));
+
+        ConnectRestException refused =
+                assertThrows(ConnectRestException.class, () -> worker.rest().putConnectorConfig(name, config));
+
+        assertEquals(400, refused.status(), refused::getMessage);
+        assertTrue(refused.body().contains("pglane_nobody"), refused::body);
+        ConnectRestException absent =
+                assertThrows(ConnectRestException.class, () -> worker.rest().status(name));
+        assertEquals(404, absent.status(), absent::getMessage);
+        try (SqlSession session = SqlSession.open(serversOf(version).source())) {
+            assertEquals(
+                    0L,
+                    ((Number) session.queryValue("SELECT count(*) FROM pg_replication_slots WHERE slot_name = ?", name))
+                            .longValue());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    @DisplayName("a sink without auto.create whose listed topics lead to missing tables is refused on auto.create")
+    void missingTargetTables(PostgresVersion version) throws Exception {
+        SqlSession.execute(
+                serversOf(version).target(),
+                "CREATE SCHEMA IF NOT EXISTS shop",
+                "CREATE TABLE IF NOT EXISTS shop.orders (id int PRIMARY KEY)");
+        Map<String, String> config = configs(version).load(ConnectorConfigs.SINK_JSON);
+        config.remove("topics.regex");
+        config.put("topics", "pglane.transactions,pglane.shop.orders,pglane.shop.order_lines");
+        config.put("auto.create", "false");
+
+        ValidationResult result = worker.rest().validate(SINK, config);
+
+        assertOneContains(
+                result, "auto.create", "Target table(s) shop.order_lines (topic pglane.shop.order_lines) do not exist");
+        assertEquals(1, result.errorCount(), result::toString);
     }
 
     private static void assertOneContains(ValidationResult result, String key, String expected) {

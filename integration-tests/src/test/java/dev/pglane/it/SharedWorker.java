@@ -1,5 +1,6 @@
 package dev.pglane.it;
 
+import dev.pglane.it.fault.ConnectWorkerProcess;
 import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.ConnectRestClient;
 import dev.pglane.it.stack.KafkaNode;
@@ -17,20 +18,41 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * is most of an integration test's cost, and the tests only add connectors or validate configs.
  *
  * <pre>{@code @RegisterExtension static final SharedWorker worker = new SharedWorker();}</pre>
+ *
+ * <p>{@link #inOwnProcess()} runs the worker in a JVM of its own instead, for tests that kill it.
  */
 public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
     public static final String SOURCE_CONNECTOR = "dev.pglane.source.PgSourceConnector";
     public static final String SINK_CONNECTOR = "dev.pglane.sink.PgSinkConnector";
 
+    private final boolean ownProcess;
     private Path workDir;
     private KafkaNode kafka;
     private ConnectNode connect;
+    private ConnectWorkerProcess process;
+
+    public SharedWorker() {
+        this(false);
+    }
+
+    private SharedWorker(boolean ownProcess) {
+        this.ownProcess = ownProcess;
+    }
+
+    /** A worker in a JVM of its own ({@link ConnectWorkerProcess}): {@link #workerProcess()} can kill it. */
+    static SharedWorker inOwnProcess() {
+        return new SharedWorker(true);
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) throws IOException {
         workDir = Files.createTempDirectory("pglane-worker-");
         kafka = KafkaNode.start(workDir);
-        connect = ConnectNode.start(kafka.bootstrapServers(), pluginPath());
+        if (ownProcess) {
+            process = ConnectWorkerProcess.start(kafka.bootstrapServers(), pluginPath(), workDir);
+        } else {
+            connect = ConnectNode.start(kafka.bootstrapServers(), pluginPath());
+        }
     }
 
     /** The worker first, then the broker: a worker whose broker is gone waits out its client timeouts. */
@@ -39,6 +61,9 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
         try {
             if (connect != null) {
                 connect.close();
+            }
+            if (process != null) {
+                process.close();
             }
         } finally {
             if (kafka != null) {
@@ -49,7 +74,20 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
     }
 
     public ConnectRestClient rest() {
-        return connect.rest();
+        return ownProcess ? process.rest() : connect.rest();
+    }
+
+    /** The worker's process; only for a worker {@link #inOwnProcess() in its own process}. */
+    ConnectWorkerProcess workerProcess() {
+        if (!ownProcess) {
+            throw new IllegalStateException("this worker runs inside the test JVM");
+        }
+        return process;
+    }
+
+    /** The broker, e.g. to restart it. */
+    KafkaNode kafka() {
+        return kafka;
     }
 
     public String bootstrapServers() {

@@ -14,6 +14,7 @@ import dev.pglane.it.verify.DatabaseComparator;
 import dev.pglane.wire.Lsn;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -63,8 +64,23 @@ final class SinkConnectorRun implements AutoCloseable {
             PostgresNode target,
             String name,
             Map<String, String> sinkChanges) {
-        SourceConnectorRun source =
-                SourceConnectorRun.start(worker, sourceServer, name, Map.of("table.include.list", name + "\\..*"));
+        return start(worker, sourceServer, target, name, Map.of(), sinkChanges);
+    }
+
+    /**
+     * Like {@link #start(SharedWorker, PostgresNode, PostgresNode, String, Map)}, with settings that differ from the
+     * example source config too (e.g. {@code streaming.mode}, or {@code database.port} of a proxy).
+     */
+    static SinkConnectorRun start(
+            SharedWorker worker,
+            PostgresNode sourceServer,
+            PostgresNode target,
+            String name,
+            Map<String, String> sourceChanges,
+            Map<String, String> sinkChanges) {
+        Map<String, String> sourceConfig = new HashMap<>(sourceChanges);
+        sourceConfig.put("table.include.list", name + "\\..*");
+        SourceConnectorRun source = SourceConnectorRun.start(worker, sourceServer, name, sourceConfig);
         SinkConnectorRun run = new SinkConnectorRun(worker, source, target, name + "_sink");
         Map<String, String> config =
                 ConnectorConfigs.forSink(target, worker.bootstrapServers()).load(ConnectorConfigs.SINK_JSON);

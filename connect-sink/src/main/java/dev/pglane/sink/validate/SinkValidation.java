@@ -1,15 +1,21 @@
 package dev.pglane.sink.validate;
 
+import static dev.pglane.sink.PgSinkConfig.AUTO_CREATE;
 import static dev.pglane.sink.PgSinkConfig.PROGRESS_STORE;
 import static dev.pglane.sink.PgSinkConfig.PROGRESS_TABLE;
+import static dev.pglane.sink.PgSinkConfig.SOURCE_TOPIC_PREFIX;
+import static dev.pglane.sink.PgSinkConfig.TABLE_NAME_FORMAT;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.connect.validate.ServerCheck;
 import dev.pglane.connect.validate.ValidationReport;
 import dev.pglane.sink.PgSinkConfig;
+import dev.pglane.sink.target.TableMapping;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.Config;
 
 /**
@@ -28,17 +34,33 @@ public final class SinkValidation {
     public static Config validate(Config fieldChecks, Map<String, String> props, String connectorName) {
         ValidationReport report = new ValidationReport(fieldChecks);
         SinkConfigRules.check(report, props);
-        report.probeServer(connectorName, endpoint -> serverChecks(report, endpoint));
+        report.probeServer(connectorName, endpoint -> serverChecks(report, props, endpoint));
         return report.toConfig();
     }
 
-    private static List<ServerCheck> serverChecks(ValidationReport report, DatabaseEndpoint endpoint) {
+    private static List<ServerCheck> serverChecks(
+            ValidationReport report, Map<String, String> props, DatabaseEndpoint endpoint) {
         List<ServerCheck> checks = new ArrayList<>();
         checks.add(new ApplySessionCheck(endpoint));
         if (report.isValid(PROGRESS_STORE, PROGRESS_TABLE)) {
             checks.add(new ProgressStoreCheck(
                     PgSinkConfig.progressStore(report::value), PgSinkConfig.progressTable(report::value), endpoint));
         }
+        listedTopicsCheck(report, props).ifPresent(checks::add);
         return checks;
+    }
+
+    /** Target tables are checked up front only when auto.create is off and the topics are listed by name. */
+    private static Optional<ServerCheck> listedTopicsCheck(ValidationReport report, Map<String, String> props) {
+        String topics = props.getOrDefault(SinkConfigRules.TOPICS, "").trim();
+        if (topics.isEmpty()
+                || !report.isValid(AUTO_CREATE, TABLE_NAME_FORMAT, SOURCE_TOPIC_PREFIX)
+                || Boolean.TRUE.equals(report.value(AUTO_CREATE))) {
+            return Optional.empty();
+        }
+        List<String> listed = Arrays.stream(topics.split(",")).map(String::trim).toList();
+        return Optional.of(
+                new TargetTablesCheck((String) report.value(SOURCE_TOPIC_PREFIX), listed, new TableMapping((String)
+                        report.value(TABLE_NAME_FORMAT))));
     }
 }

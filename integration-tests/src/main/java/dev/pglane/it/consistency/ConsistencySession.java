@@ -2,7 +2,6 @@ package dev.pglane.it.consistency;
 
 import dev.pglane.it.consistency.TransactionPlan.Step;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Random;
 import java.util.Set;
@@ -16,16 +15,21 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Sessions collide on purpose (transfers between the same accounts, the clock, codes of {@code composite}, the
  * TRUNCATE of {@code scratch}): a transaction the server ends with a deadlock or serialization failure is given up,
- * counted as rolled back, and the session goes on. Any other error ends the session.
+ * counted as rolled back, and the session goes on. A lost connection (the soak restarts the server) is opened again
+ * and the transaction it broke counted as what it became. Any other error ends the session.
  */
 final class ConsistencySession {
     /** SQLSTATEs of transactions that collided with another session's and are simply given up. */
     private static final Set<String> COLLISIONS = Set.of("40P01", "40001");
 
+    private static final long NOT_STAMPED = -1;
+
     private final ConsistencySchema schema;
     private final int session;
     private final Random random;
     private final ConsistencyTally tally;
+    /** The sequence number of the transaction under way, {@link #NOT_STAMPED} before it has taken one. */
+    private long inFlight = NOT_STAMPED;
 
     /**
      * @param session this session's number, its row in {@code session_seq}
@@ -40,15 +44,14 @@ final class ConsistencySession {
 
     /** Runs transactions until {@code more} says stop or {@code transactions} have ended (committed or not). */
     void run(String jdbcUrl, int transactions, BooleanSupplier more) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(jdbcUrl)) {
-            connection.setAutoCommit(false);
-            SessionKeys keys = new SessionKeys();
-            ConsistencySteps steps = new ConsistencySteps(connection, schema, random, session, keys);
-            steps.seedServerRandom();
-            connection.commit();
+        SessionKeys keys = new SessionKeys();
+        Connection connection = ServerConnections.open(jdbcUrl);
+        try {
+            ConsistencySteps steps = begin(connection, keys);
             for (int i = 0; i < transactions && more.getAsBoolean(); i++) {
                 TransactionPlan plan = TransactionPlan.draw(random, TransactionPlan.isLarge(session, i));
                 SessionKeys.Snapshot before = keys.snapshot();
+                inFlight = NOT_STAMPED;
                 try {
                     if (transaction(connection, steps, plan, keys)) {
                         tally.committed(steps.rowChanges(), plan);
@@ -57,6 +60,14 @@ final class ConsistencySession {
                         tally.rolledBack();
                     }
                 } catch (SQLException e) {
+                    if (ServerConnections.isLost(e)) {
+                        ServerConnections.closeQuietly(connection);
+                        connection = ServerConnections.reopen(jdbcUrl, e);
+                        long rows = steps.rowChanges();
+                        steps = begin(connection, keys);
+                        settleInFlight(connection, plan, rows, keys, before);
+                        continue;
+                    }
                     connection.rollback();
                     keys.restore(before);
                     if (!COLLISIONS.contains(e.getSQLState())) {
@@ -65,13 +76,42 @@ final class ConsistencySession {
                     tally.collided();
                 }
             }
+        } finally {
+            ServerConnections.closeQuietly(connection);
+        }
+    }
+
+    private ConsistencySteps begin(Connection connection, SessionKeys keys) throws SQLException {
+        connection.setAutoCommit(false);
+        ConsistencySteps steps = new ConsistencySteps(connection, schema, random, session, keys);
+        steps.seedServerRandom();
+        connection.commit();
+        return steps;
+    }
+
+    /**
+     * The connection broke during a transaction (the server restarted, an administrator ended the session): it
+     * committed if and only if the session's row in {@code session_seq} holds the number it took, since that row
+     * changes only with the transaction. The keys and the tally follow what really happened.
+     */
+    private void settleInFlight(
+            Connection connection, TransactionPlan plan, long rows, SessionKeys keys, SessionKeys.Snapshot before)
+            throws SQLException {
+        boolean committed = inFlight != NOT_STAMPED
+                && !plan.rolledBack()
+                && ServerConnections.sessionSeq(connection, schema.table("session_seq"), session) == inFlight;
+        if (committed) {
+            tally.committed(rows, plan);
+        } else {
+            keys.restore(before);
+            tally.rolledBack();
         }
     }
 
     /** Runs the plan; returns whether it committed (false: the plan rolled it back). */
     private boolean transaction(Connection connection, ConsistencySteps steps, TransactionPlan plan, SessionKeys keys)
             throws SQLException {
-        steps.stamp();
+        inFlight = steps.stamp();
         for (Step step : plan.steps()) {
             if (step.inRolledBackSavepoint()) {
                 SessionKeys.Snapshot before = keys.snapshot();

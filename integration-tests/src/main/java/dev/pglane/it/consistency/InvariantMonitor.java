@@ -23,6 +23,7 @@ public final class InvariantMonitor implements AutoCloseable {
     private final List<Long> states = new ArrayList<>();
     private final List<String> violations = new ArrayList<>();
     private long violatingChecks;
+    private long unavailable;
     private Exception failure;
 
     private InvariantMonitor(InvariantChecker checker) {
@@ -56,12 +57,24 @@ public final class InvariantMonitor implements AutoCloseable {
                     }
                 }
             }
-        } catch (SQLException | RuntimeException e) {
-            synchronized (this) {
-                failure = e;
+        } catch (SQLException e) {
+            if (ServerConnections.isLost(e)) {
+                synchronized (this) {
+                    unavailable++; // the target is restarting: the next check connects again
+                }
+                return;
             }
-            throw new IllegalStateException("the invariant monitor stops", e); // ends the schedule
+            fail(e);
+        } catch (RuntimeException e) {
+            fail(e);
         }
+    }
+
+    private void fail(Exception e) {
+        synchronized (this) {
+            failure = e;
+        }
+        throw new IllegalStateException("the invariant monitor stops", e); // ends the schedule
     }
 
     /** Checks run so far. */
@@ -77,6 +90,11 @@ public final class InvariantMonitor implements AutoCloseable {
     /** Distinct numbers of logged transactions the checks saw: how many different target states they caught. */
     public synchronized long distinctStates() {
         return states.stream().distinct().count();
+    }
+
+    /** Checks that could not connect because the target was down. */
+    public synchronized long unavailableChecks() {
+        return unavailable;
     }
 
     /** Checks that found a violation. */

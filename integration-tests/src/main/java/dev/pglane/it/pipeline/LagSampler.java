@@ -14,13 +14,16 @@ public final class LagSampler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LagSampler.class);
     private static final Duration INTERVAL = Duration.ofMillis(500);
 
-    private final ProgressTable progress;
+    private final Pipeline pipeline;
     private final Thread thread;
+    private ProgressTable progress;
     private volatile boolean stopped;
     private volatile Duration maxLag = Duration.ZERO;
     private volatile long samples;
+    private volatile long missed;
 
-    private LagSampler(ProgressTable progress) {
+    private LagSampler(Pipeline pipeline, ProgressTable progress) {
+        this.pipeline = pipeline;
         this.progress = progress;
         this.thread = new Thread(this::sample, "pglane-lag-sampler");
         this.thread.setDaemon(true);
@@ -28,26 +31,52 @@ public final class LagSampler implements AutoCloseable {
 
     /** Starts sampling the progress of the pipeline's sink. */
     public static LagSampler start(Pipeline pipeline) throws SQLException {
-        LagSampler sampler = new LagSampler(
-                ProgressTable.open(pipeline.targetJdbcUrl(), pipeline.progressTable(), pipeline.sinkName()));
+        LagSampler sampler = new LagSampler(pipeline, open(pipeline));
         sampler.thread.start();
         return sampler;
+    }
+
+    private static ProgressTable open(Pipeline pipeline) throws SQLException {
+        return ProgressTable.open(pipeline.targetJdbcUrl(), pipeline.progressTable(), pipeline.sinkName());
     }
 
     private void sample() {
         try {
             while (!stopped) {
-                Progress now = progress.read();
-                if (!now.isNone() && now.lag().compareTo(maxLag) > 0) {
-                    maxLag = now.lag();
-                }
-                samples++;
+                readOnce();
                 Thread.sleep(INTERVAL.toMillis());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One reading; while the target is unreachable (a restart, a cut), readings are missed, not fatal. */
+    private void readOnce() {
+        try {
+            if (progress == null) {
+                progress = open(pipeline);
+            }
+            Progress now = progress.read();
+            if (!now.isNone() && now.lag().compareTo(maxLag) > 0) {
+                maxLag = now.lag();
+            }
+            samples++;
         } catch (SQLException e) {
-            log.warn("cannot read the sink's progress any more; the lag figures stop here", e);
+            missed++;
+            log.debug("cannot read the sink's progress now; trying again", e);
+            closeProgress();
+        }
+    }
+
+    private void closeProgress() {
+        if (progress != null) {
+            try {
+                progress.close();
+            } catch (SQLException e) {
+                log.debug("closing a broken progress session", e);
+            }
+            progress = null;
         }
     }
 
@@ -60,6 +89,11 @@ public final class LagSampler implements AutoCloseable {
         return samples;
     }
 
+    /** Readings that could not reach the target. */
+    public long missed() {
+        return missed;
+    }
+
     /** Stops sampling and closes the session; the figures stay readable. */
     @Override
     public void close() throws SQLException {
@@ -70,6 +104,6 @@ public final class LagSampler implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        progress.close();
+        closeProgress();
     }
 }

@@ -44,7 +44,11 @@ public final class ConnectNode implements AutoCloseable {
         return node;
     }
 
-    private static Map<String, String> workerProperties(String bootstrapServers, Path pluginPath, int restPort) {
+    /**
+     * The worker properties {@link #start} uses: every worker of the stack, in this process or another, joins the
+     * same group and shares its config, offset and status topics, so any of them can take the connectors over.
+     */
+    public static Map<String, String> workerProperties(String bootstrapServers, Path pluginPath, int restPort) {
         Map<String, String> props = new HashMap<>();
         props.put("bootstrap.servers", bootstrapServers);
         props.put("group.id", GROUP);

@@ -102,6 +102,14 @@ public final class ConnectRestClient {
         send("POST", "connectors/" + encode(name) + "/tasks/" + task + "/restart", null);
     }
 
+    /**
+     * {@code POST /connectors/{name}/restart?includeTasks=true}: stops the connector and all its tasks and starts them
+     * again, each from its committed offsets.
+     */
+    public void restartConnectorAndTasks(String name) {
+        send("POST", "connectors/" + encode(name) + "/restart?includeTasks=true&onlyFailed=false", null);
+    }
+
     /** {@code PUT /connectors/{name}/pause}: the tasks stop taking records until {@link #resume}. */
     public void pause(String name) {
         send("PUT", "connectors/" + encode(name) + "/pause", null);

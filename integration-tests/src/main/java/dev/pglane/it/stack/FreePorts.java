@@ -9,10 +9,10 @@ import java.net.ServerSocket;
  * Picks loopback ports that are free now, so a node's listeners are known before it starts and stay the same
  * across its restarts.
  */
-final class FreePorts {
+public final class FreePorts {
     private FreePorts() {}
 
-    static int next() {
+    public static int next() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();

@@ -87,9 +87,16 @@ public final class LocalStack implements AutoCloseable {
      * template, and logs the state Connect settles each in.
      */
     public void createConnectors(Map<String, String> sinkSettings) {
+        createConnectors(Map.of(), sinkSettings);
+    }
+
+    /** {@link #createConnectors(Map)} with {@code sourceSettings} on top of the source's template. */
+    public void createConnectors(Map<String, String> sourceSettings, Map<String, String> sinkSettings) {
         long begin = System.nanoTime();
         ConnectorConfigs configs = ConnectorConfigs.forStack(source, target, kafka.bootstrapServers());
-        sourceConnector = createConnector(configs.load(ConnectorConfigs.SOURCE_JSON), "pglane-source");
+        Map<String, String> sourceConfig = configs.load(ConnectorConfigs.SOURCE_JSON);
+        sourceConfig.putAll(sourceSettings);
+        sourceConnector = createConnector(sourceConfig, "pglane-source");
         Map<String, String> sink = configs.load(ConnectorConfigs.SINK_JSON);
         sink.putAll(sinkSettings);
         sinkConnector = createConnector(sink, "pglane-sink");
@@ -128,6 +135,10 @@ public final class LocalStack implements AutoCloseable {
 
     public PostgresNode target() {
         return target;
+    }
+
+    public KafkaNode kafka() {
+        return kafka;
     }
 
     public ConnectRestClient rest() {

@@ -90,6 +90,30 @@ public final class PostgresNode implements AutoCloseable {
         log.info("PostgreSQL '{}' restarted in {}", name, Timing.since(started));
     }
 
+    /**
+     * Stops the server (fast shutdown) and leaves it down until {@link #start()}: clients see their sessions end and
+     * new connections refused, as during a maintenance window or a crash.
+     */
+    public void stop() {
+        stopServer();
+        log.info("PostgreSQL '{}' stopped", name);
+    }
+
+    /** Starts a server stopped by {@link #stop()} again, on the same port and data directory. */
+    public void start() {
+        if (server != null) {
+            throw new IllegalStateException(this + " is running");
+        }
+        long started = System.nanoTime();
+        startServer();
+        log.info("PostgreSQL '{}' started again in {}", name, Timing.since(started));
+    }
+
+    /** Whether the server runs (it was not {@link #stop() stopped}). */
+    public boolean isRunning() {
+        return server != null;
+    }
+
     private void startServer() {
         try {
             Files.createDirectories(dataDir);
@@ -117,10 +141,32 @@ public final class PostgresNode implements AutoCloseable {
         }
         try {
             server.close();
+            awaitPostmasterGone();
         } catch (IOException e) {
             throw new UncheckedIOException("PostgreSQL '" + name + "' did not stop; see " + logFile, e);
         } finally {
             server = null;
+        }
+    }
+
+    /**
+     * zonky's close gives {@code pg_ctl stop} a few seconds; a server still flushing its walsenders then shuts down
+     * after pg_ctl returned, and a start before that would find its lock file and fail. The server is gone when
+     * {@code postmaster.pid} is.
+     */
+    private void awaitPostmasterGone() throws IOException {
+        Path pidFile = dataDir.resolve("postmaster.pid");
+        long deadline = System.nanoTime() + STARTUP_WAIT.toNanos();
+        while (Files.exists(pidFile)) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("the server still runs " + STARTUP_WAIT.toSeconds() + " s after it was stopped");
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for the server to stop", e);
+            }
         }
     }
 

@@ -1,0 +1,218 @@
+package dev.pglane.it.fault;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A TCP forwarder in this process between a client (a connector) and a server (PostgreSQL) that a test or the soak
+ * command controls: {@link #cut()} breaks every live connection and refuses new ones, as a network partition would,
+ * until {@link #heal()}.
+ *
+ * <p>The proxy listens on 127.0.0.1 at a port of its own ({@link #port()}); point the client's host and port there.
+ * Each accepted connection becomes one {@link Link}: a connection to the upstream server and one {@link Pump} per
+ * direction, each on its own thread, copying bytes as they come. While cut, a new connection is accepted and closed
+ * at once, so the client sees a reset rather than a hang: what a client sees when the server's host is unreachable
+ * but not what it sees when packets are silently dropped. Per-direction behaviour (e.g. added latency) belongs in
+ * {@link Pump}.
+ */
+public final class TcpProxy implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(TcpProxy.class);
+    private static final String HOST = "127.0.0.1";
+
+    private final InetSocketAddress upstream;
+    private final ServerSocket listener;
+    private final Set<Link> links = ConcurrentHashMap.newKeySet();
+    private final AtomicLong accepted = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private volatile boolean cut;
+    private volatile boolean closed;
+
+    private TcpProxy(InetSocketAddress upstream, ServerSocket listener) {
+        this.upstream = upstream;
+        this.listener = listener;
+    }
+
+    /** Starts forwarding connections to {@code host:port}; the proxy's own port is {@link #port()}. */
+    public static TcpProxy start(String host, int port) {
+        try {
+            ServerSocket listener = new ServerSocket(0, 50, InetAddress.getByName(HOST));
+            TcpProxy proxy = new TcpProxy(new InetSocketAddress(host, port), listener);
+            Thread acceptor = new Thread(proxy::acceptLoop, "pglane-proxy-" + listener.getLocalPort() + "-accept");
+            acceptor.setDaemon(true);
+            acceptor.start();
+            log.info("proxy {}:{} -> {}:{}", HOST, listener.getLocalPort(), host, port);
+            return proxy;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open a proxy for " + host + ":" + port, e);
+        }
+    }
+
+    public String host() {
+        return HOST;
+    }
+
+    public int port() {
+        return listener.getLocalPort();
+    }
+
+    /** Closes every live connection, both ends, and refuses new ones until {@link #heal()}. */
+    public void cut() {
+        cut = true;
+        int broken = links.size();
+        links.forEach(Link::close);
+        log.info("proxy {} cut: {} live connections closed", port(), broken);
+    }
+
+    /** Forwards new connections again. */
+    public void heal() {
+        cut = false;
+        log.info("proxy {} healed", port());
+    }
+
+    public boolean isCut() {
+        return cut;
+    }
+
+    /** Connections forwarded now. */
+    public int liveConnections() {
+        return links.size();
+    }
+
+    /** Connections forwarded since the start. */
+    public long acceptedConnections() {
+        return accepted.get();
+    }
+
+    /** Connections closed at once because the proxy was cut. */
+    public long refusedConnections() {
+        return refused.get();
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            Socket client;
+            try {
+                client = listener.accept();
+            } catch (IOException e) {
+                if (!closed) {
+                    log.warn("proxy {} stops accepting", port(), e);
+                }
+                return;
+            }
+            if (cut) {
+                refused.incrementAndGet();
+                closeQuietly(client);
+            } else {
+                forward(client);
+            }
+        }
+    }
+
+    private void forward(Socket client) {
+        Socket server = new Socket();
+        try {
+            client.setTcpNoDelay(true);
+            server.setTcpNoDelay(true);
+            server.connect(upstream);
+        } catch (IOException e) {
+            // the server is down: the client sees its connection closed, as it would see a refused one
+            log.debug("proxy {}: upstream {} refused", port(), upstream, e);
+            closeQuietly(server);
+            closeQuietly(client);
+            return;
+        }
+        accepted.incrementAndGet();
+        Link link = new Link(client, server);
+        links.add(link);
+        if (cut) {
+            // cut() ran between the check in acceptLoop and the add: it did not see this link
+            link.close();
+            return;
+        }
+        link.start();
+    }
+
+    /** Stops accepting and closes every live connection. */
+    @Override
+    public void close() {
+        closed = true;
+        closeQuietly(listener);
+        links.forEach(Link::close);
+    }
+
+    @Override
+    public String toString() {
+        return "proxy " + HOST + ":" + port() + " -> " + upstream + (cut ? " (cut)" : "");
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            log.debug("closing {}", closeable, e);
+        }
+    }
+
+    /** One forwarded connection: the client's socket, the upstream socket and a pump each way. */
+    private final class Link {
+        private final Socket client;
+        private final Socket server;
+
+        Link(Socket client, Socket server) {
+            this.client = client;
+            this.server = server;
+        }
+
+        void start() {
+            String name = "pglane-proxy-" + port() + "-" + client.getPort();
+            new Pump(client, server, this::close).start(name + "-up");
+            new Pump(server, client, this::close).start(name + "-down");
+        }
+
+        /** Closing both sockets ends both pumps; safe to call more than once and from any thread. */
+        void close() {
+            links.remove(this);
+            closeQuietly(client);
+            closeQuietly(server);
+        }
+    }
+
+    /** Copies one direction's bytes until either end closes, then closes the link. */
+    private record Pump(Socket from, Socket to, Runnable closeLink) {
+        void start(String name) {
+            Thread thread = new Thread(this::run, name);
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        private void run() {
+            byte[] buffer = new byte[64 * 1024];
+            try {
+                InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream();
+                int read;
+                while ((read = in.read(buffer)) >= 0) {
+                    out.write(buffer, 0, read);
+                }
+            } catch (SocketException e) {
+                // the other pump or cut() closed the link
+            } catch (IOException e) {
+                log.debug("proxy pump {} ends", Thread.currentThread().getName(), e);
+            } finally {
+                closeLink.run();
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.pglane.it;
+
+import dev.pglane.it.workload.ChangeWorkload;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The steady load of a fault story: {@link ChangeWorkload} sessions committing small transactions on the source in
+ * the background for a while, so that a fault finds the source emitting and the sink applying.
+ *
+ * <p>A fault of the source server itself ends the sessions with a lost connection; {@link #awaitCutBySource()}
+ * accepts that ending (the transactions they committed before are on the source, what they had open was rolled
+ * back), {@link #await()} does not.
+ */
+final class FaultLoad {
+    private static final int CLIENTS = 2;
+
+    private final CompletableFuture<ChangeWorkload.Result> run;
+
+    private FaultLoad(CompletableFuture<ChangeWorkload.Result> run) {
+        this.run = run;
+    }
+
+    /** Starts {@value #CLIENTS} sessions committing for {@code duration}. */
+    static FaultLoad start(ChangeWorkload workload, Duration duration) {
+        return new FaultLoad(CompletableFuture.supplyAsync(() -> {
+            try {
+                return workload.runFor(CLIENTS, duration);
+            } catch (SQLException e) {
+                throw new CompletionException(e);
+            }
+        }));
+    }
+
+    boolean isRunning() {
+        return !run.isDone();
+    }
+
+    /** Waits for the load to end; it must end on its own, every session without error. */
+    ChangeWorkload.Result await() throws SQLException {
+        try {
+            return run.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof SQLException sql) {
+                throw sql;
+            }
+            throw e;
+        }
+    }
+
+    /** Waits for the load to end: on its own, or cut off by the source server going away. */
+    void awaitCutBySource() throws SQLException {
+        try {
+            run.join();
+        } catch (CompletionException e) {
+            if (!(e.getCause() instanceof SQLException sql && isConnectionLoss(sql))) {
+                throw e;
+            }
+        }
+    }
+
+    /** Connection exceptions (class 08) and server shutdown (57P01-57P03). */
+    private static boolean isConnectionLoss(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("08") || state.startsWith("57P0"));
+    }
+}

@@ -1,0 +1,283 @@
+package dev.pglane.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.it.kafka.WireRecord;
+import dev.pglane.it.pipeline.CatchUp;
+import dev.pglane.it.pipeline.CommittedTransactions;
+import dev.pglane.it.pipeline.Progress;
+import dev.pglane.it.stack.ConnectorStatus;
+import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.it.workload.ChangeWorkload;
+import dev.pglane.it.workload.WorkloadSchema;
+import dev.pglane.wire.Lsn;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One fault story: a pipeline ({@link SinkConnectorRun}) over the {@link WorkloadSchema} tables plus a {@code bulk}
+ * table for a large transaction, a steady {@link FaultLoad}, and the checks every story ends with.
+ *
+ * <p>The source streams transactions larger than {@code logical_decoding_work_mem} (see {@link
+ * #streamLargeTransactions}), so a large transaction kept open reaches Kafka while it runs: a fault that comes
+ * then is certainly in the middle of it, at the source (the rest is not decoded yet) and at the sink (its END
+ * cannot have arrived).
+ */
+final class FaultStory implements AutoCloseable {
+    static final Duration CATCH_UP = Duration.ofSeconds(180);
+    /** The version the fault stories run on: one per run of the suite, {@code pglane.pg.version}. */
+    static final PostgresVersion VERSION = PostgresVersion.fromProperty();
+    /** How long the steady load runs: the fault comes once the sink applies, a few seconds in. */
+    private static final Duration LOAD = Duration.ofSeconds(6);
+
+    private static final Duration ARRIVAL = Duration.ofSeconds(60);
+    /** Rows of ~1 kB per half of the large transaction: far over the 64 kB that makes the server stream it. */
+    private static final int HALF_ROWS = 4_000;
+
+    private final SharedWorker worker;
+    private final SinkConnectorRun run;
+    private final PostgresNode source;
+    private final PostgresNode target;
+    private final String schema;
+    private final ChangeWorkload workload;
+    private FaultLoad load;
+    private SqlSession large;
+    private long largeXid;
+
+    private FaultStory(
+            SharedWorker worker,
+            SinkConnectorRun run,
+            PostgresNode source,
+            PostgresNode target,
+            ChangeWorkload workload) {
+        this.worker = worker;
+        this.run = run;
+        this.source = source;
+        this.target = target;
+        this.schema = run.source().topicPrefix();
+        this.workload = workload;
+    }
+
+    /**
+     * Creates the story's tables on the {@link #VERSION} source of {@code servers} and starts its pipeline (source
+     * streaming on, the sink with two workers) to the target of that version.
+     *
+     * @param story the story's name; with the major appended, the schema and the connectors' name
+     * @param sourceChanges settings of the source connector on top of {@link SinkConnectorRun}'s
+     * @param sinkChanges settings of the sink on top of {@link SinkConnectorRun}'s
+     */
+    static FaultStory start(
+            SharedWorker worker,
+            SourceServers servers,
+            String story,
+            Map<String, String> sourceChanges,
+            Map<String, String> sinkChanges)
+            throws SQLException {
+        PostgresNode source = servers.of(VERSION);
+        PostgresNode target = servers.targetOf(VERSION);
+        String name = story + "_pg" + VERSION.major();
+        streamLargeTransactions(source);
+        ChangeWorkload workload = new ChangeWorkload(source.jdbcUrl(), new WorkloadSchema(name));
+        workload.createTables();
+        String bulk = "CREATE TABLE " + name + ".bulk (id integer PRIMARY KEY, body text)";
+        SqlSession.execute(source, bulk);
+        // on the target too: a story without a large transaction sends no row of it, so the sink would not create it
+        SqlSession.execute(target, "CREATE SCHEMA " + name, bulk);
+        Map<String, String> sourceConfig = new HashMap<>(Map.of("streaming.mode", "on"));
+        sourceConfig.putAll(sourceChanges);
+        // the sink subscribes by pattern: it sees the load's topics at its next metadata refresh, 5 s in the example
+        Map<String, String> sinkConfig =
+                new HashMap<>(Map.of("apply.workers", "2", "consumer.override.metadata.max.age.ms", "1000"));
+        sinkConfig.putAll(sinkChanges);
+        return new FaultStory(
+                worker,
+                SinkConnectorRun.start(worker, source, target, name, sourceConfig, sinkConfig),
+                source,
+                target,
+                workload);
+    }
+
+    /**
+     * Makes the source server stream every transaction that outgrows 64 kB of decoding memory, the least it allows,
+     * instead of decoding it only after its commit.
+     */
+    private static void streamLargeTransactions(PostgresNode source) throws SQLException {
+        SqlSession.execute(source, "ALTER SYSTEM SET logical_decoding_work_mem = '64kB'", "SELECT pg_reload_conf()");
+    }
+
+    SinkConnectorRun run() {
+        return run;
+    }
+
+    /**
+     * Brings the story to the point of a fault in the middle of a large transaction: the large transaction open and
+     * partly on Kafka, the load running, the sink applying. Returns the moment of the fault.
+     */
+    Moment midLargeTransaction() throws SQLException {
+        openLargeTransaction();
+        Moment moment = underLoad();
+        assertEquals(0L, bulkRows(target), "rows of the open large transaction " + largeXid + " on the target");
+        return moment;
+    }
+
+    /** Brings the story to the point of a fault under load: the load running, the sink applying. */
+    Moment underLoad() throws SQLException {
+        load = FaultLoad.start(workload, LOAD);
+        awaitApplying();
+        Moment moment = moment();
+        assertTrue(load.isRunning(), "the load still runs at the fault");
+        return moment;
+    }
+
+    /** Waits until the sink has applied something: the pipeline is busy end to end. */
+    private void awaitApplying() {
+        Progress[] seen = {Progress.NONE};
+        Waits.until("the sink " + run.sinkName() + " applies", ARRIVAL, () -> {
+            seen[0] = run.progress();
+            return !seen[0].isNone();
+        });
+    }
+
+    /**
+     * Opens the large transaction, writes its first half, and returns once its first record is on Kafka: from now on
+     * it is in flight through the pipeline and not committed. Opened before the load starts: the wait reads the
+     * change topics from their beginning.
+     */
+    private void openLargeTransaction() throws SQLException {
+        large = SqlSession.open(source);
+        insertBulk(1, HALF_ROWS);
+        largeXid = large.xid();
+        boolean[] seen = {false};
+        run.source()
+                .reader()
+                .readUntil(
+                        record -> seen[0] |= record instanceof WireRecord.Change change && change.keyXid() == largeXid,
+                        () -> seen[0],
+                        ARRIVAL,
+                        () -> "waiting for the first streamed record of the large transaction " + largeXid);
+    }
+
+    /** Writes the second half of the large transaction and commits it. */
+    private void commitLargeTransaction() throws SQLException {
+        insertBulk(HALF_ROWS + 1, 2 * HALF_ROWS);
+        large.commit();
+        large.close();
+        large = null;
+    }
+
+    private void insertBulk(int from, int to) throws SQLException {
+        large.exec(
+                "INSERT INTO " + schema + ".bulk SELECT g, repeat(md5(g::text), 32) FROM generate_series(?, ?) g",
+                from,
+                to);
+    }
+
+    /**
+     * Lets a fault last {@code duration} (it is the fault's length, not a wait for something to happen), failing at
+     * once if Connect reports either connector or its task failed meanwhile: they must wait and retry, not give up.
+     */
+    void lastFor(Duration duration) {
+        long begin = System.nanoTime();
+        Waits.until("the fault lasted " + duration.toSeconds() + " s", duration.plusSeconds(30), () -> {
+            assertNotFailed();
+            return System.nanoTime() - begin >= duration.toNanos();
+        });
+    }
+
+    /** Fails if Connect reports the source or the sink (connector or task) failed. */
+    void assertNotFailed() {
+        for (String connector : List.of(run.source().topicPrefix(), run.sinkName())) {
+            ConnectorStatus status = worker.rest().status(connector);
+            assertFalse(status.hasFailed(), () -> "failed for good: " + status.describe());
+        }
+    }
+
+    /**
+     * After a fault the connectors should survive: commits the large transaction (if open), waits for the load to
+     * end on its own, then {@link #assertRecovered}.
+     */
+    void assertRecoveredFrom(Moment fault) throws SQLException {
+        if (large != null) {
+            commitLargeTransaction();
+        }
+        load.await();
+        assertRecovered(fault);
+    }
+
+    /**
+     * After a fault of the source server, which cut the load's sessions off: commits a few ledger rows, so that the
+     * source has something new to send once it is back, then {@link #assertRecovered}.
+     */
+    void assertRecoveredFromSourceFault(Moment fault) throws SQLException {
+        load.awaitCutBySource();
+        SqlSession.execute(
+                source,
+                "INSERT INTO " + schema + ".ledger (client, amount) SELECT -1, g FROM generate_series(1, 50) g");
+        assertRecovered(fault);
+    }
+
+    /** The moment of a fault: the source's WAL insert position and the sink's progress. Read both before it. */
+    record Moment(Lsn sourceLsn, Progress progress) {}
+
+    private Moment moment() throws SQLException {
+        Progress progress = run.progress();
+        try (SqlSession session = SqlSession.open(source)) {
+            Lsn lsn = Lsn.parse((String) session.queryValue("SELECT pg_current_wal_insert_lsn()::text"));
+            return new Moment(lsn, progress);
+        }
+    }
+
+    /**
+     * The checks every story ends with, once its load has ended: the sink catches up without help; some transaction
+     * committed before the fault was applied only after it (the fault hit work in flight); the target equals the
+     * source; no ledger row is there twice (a transaction applied twice adds rows, not ids); the sink's progress is
+     * exactly the END of the source's last transaction.
+     */
+    private void assertRecovered(Moment fault) throws SQLException {
+        CatchUp.Result caughtUp = run.awaitCatchUp(CATCH_UP);
+        CommittedTransactions beforeFault = run.committedUpTo(fault.sourceLsn());
+        assertTrue(
+                beforeFault.lastChangeEnd().compareTo(fault.progress().endLsn()) > 0,
+                "the fault came while the sink had work in flight: at the fault it had applied up to "
+                        + fault.progress() + ", the source had committed " + beforeFault);
+        SinkReplicationIT.assertEqual(run.compare());
+        List<Long> targetLedger = ledger(target);
+        assertEquals(targetLedger.get(0), targetLedger.get(1), "the target's ledger rows and distinct ids");
+        assertEquals(ledger(source), targetLedger, "ledger rows and distinct ids, source and target");
+        SinkReplicationIT.assertProgressAtLastTransaction(run, caughtUp);
+    }
+
+    private long bulkRows(PostgresNode server) throws SQLException {
+        try (SqlSession session = SqlSession.open(server)) {
+            boolean exists = (Boolean) session.queryValue("SELECT to_regclass(?) IS NOT NULL", schema + ".bulk");
+            return exists ? ((Number) session.queryValue("SELECT count(*) FROM " + schema + ".bulk")).longValue() : 0;
+        }
+    }
+
+    /** The ledger's rows and distinct ids; read once the load has ended. */
+    private List<Long> ledger(PostgresNode server) throws SQLException {
+        try (SqlSession session = SqlSession.open(server)) {
+            String table = schema + ".ledger";
+            long rows = ((Number) session.queryValue("SELECT count(*) FROM " + table)).longValue();
+            long ids = ((Number) session.queryValue("SELECT count(DISTINCT id) FROM " + table)).longValue();
+            return List.of(rows, ids);
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        try {
+            if (large != null) {
+                large.close();
+            }
+        } finally {
+            run.close();
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package dev.pglane.it.fault;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The proxy in front of an echo server: it forwards both ways, breaks live connections when cut, and heals. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class TcpProxyTest {
+    private ServerSocket echoServer;
+    private TcpProxy proxy;
+
+    @BeforeEach
+    void startEchoServer() throws IOException {
+        echoServer = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(this::echoConnections, "echo-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        proxy = TcpProxy.start("127.0.0.1", echoServer.getLocalPort());
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        proxy.close();
+        echoServer.close();
+    }
+
+    @Test
+    @DisplayName("bytes go to the server and its answer comes back")
+    void forwardsBothWays() throws IOException {
+        try (Socket client = connect()) {
+            assertEquals("hello", roundTrip(client, "hello"));
+            assertEquals("again", roundTrip(client, "again"));
+            assertEquals(1, proxy.liveConnections());
+        }
+    }
+
+    @Test
+    @DisplayName("a cut ends live connections and refuses new ones until healed")
+    void cutAndHeal() throws IOException {
+        try (Socket before = connect()) {
+            assertEquals("before", roundTrip(before, "before"));
+
+            proxy.cut();
+
+            assertClosed(before);
+            assertEquals(0, proxy.liveConnections());
+            try (Socket during = connect()) {
+                assertClosed(during);
+            }
+            assertTrue(proxy.refusedConnections() >= 1, "connections refused while cut");
+
+            proxy.heal();
+
+            try (Socket after = connect()) {
+                assertEquals("after", roundTrip(after, "after"));
+            }
+        }
+    }
+
+    private Socket connect() throws IOException {
+        Socket socket = new Socket(proxy.host(), proxy.port());
+        socket.setSoTimeout(10_000);
+        return socket;
+    }
+
+    private static String roundTrip(Socket socket, String text) throws IOException {
+        byte[] sent = text.getBytes(StandardCharsets.UTF_8);
+        socket.getOutputStream().write(sent);
+        byte[] received = socket.getInputStream().readNBytes(sent.length);
+        return new String(received, StandardCharsets.UTF_8);
+    }
+
+    /** The peer closed the connection: a read ends (EOF) or fails (reset), or a write fails. */
+    private static void assertClosed(Socket socket) {
+        assertThrows(IOException.class, () -> {
+            if (socket.getInputStream().read() < 0) {
+                throw new SocketException("end of stream");
+            }
+        });
+    }
+
+    private void echoConnections() {
+        while (!echoServer.isClosed()) {
+            try {
+                Socket socket = echoServer.accept();
+                Thread echo = new Thread(() -> echo(socket), "echo");
+                echo.setDaemon(true);
+                echo.start();
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private static void echo(Socket socket) {
+        try (socket;
+                InputStream in = socket.getInputStream();
+                OutputStream out = socket.getOutputStream()) {
+            in.transferTo(out);
+        } catch (IOException e) {
+            // the proxy closed the connection
+        }
+    }
+}
