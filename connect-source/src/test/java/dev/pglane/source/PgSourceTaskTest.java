@@ -22,7 +22,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +32,6 @@ import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.source.SourceRecord;
-import org.apache.kafka.connect.source.SourceTaskContext;
-import org.apache.kafka.connect.storage.OffsetStorageReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -80,25 +77,6 @@ class PgSourceTaskTest {
         metrics.close();
     }
 
-    /** A task context as Connect gives one: the stored offset (or none) and plugin metrics. */
-    private record FakeContext(Map<String, String> configs, Map<String, Object> offset, PluginMetrics pluginMetrics)
-            implements SourceTaskContext {
-        @Override
-        public OffsetStorageReader offsetStorageReader() {
-            return new OffsetStorageReader() {
-                @Override
-                public <T> Map<String, Object> offset(Map<String, T> partition) {
-                    return partition.equals(SourceOffset.partition("shop")) ? offset : null;
-                }
-
-                @Override
-                public <T> Map<Map<String, T>, Map<String, Object>> offsets(Collection<Map<String, T>> partitions) {
-                    throw new UnsupportedOperationException("the task reads one partition");
-                }
-            };
-        }
-    }
-
     private static Map<String, String> config(String slot, Map<String, String> extra) {
         Map<String, String> props = PgSourceConnectorValidateTest.config(server);
         props.put("name", "task-test");
@@ -118,7 +96,7 @@ class PgSourceTaskTest {
         PgSourceTask task = new PgSourceTask();
         // Connect gives each task its own plugin metrics, tagged with the connector and task.
         PluginMetrics taskMetrics = new PluginMetricsImpl(metrics, Map.of("task", Integer.toString(tasks.size())));
-        task.initialize(new FakeContext(props, storedOffset, taskMetrics));
+        task.initialize(new FakeTaskContext(props, storedOffset, taskMetrics));
         tasks.add(task);
         task.start(props);
         return task;

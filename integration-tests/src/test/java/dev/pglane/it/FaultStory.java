@@ -33,8 +33,8 @@ final class FaultStory implements AutoCloseable {
     static final Duration CATCH_UP = Duration.ofSeconds(180);
     /** The version the fault stories run on: one per run of the suite, {@code pglane.pg.version}. */
     static final PostgresVersion VERSION = PostgresVersion.fromProperty();
-    /** How long the steady load runs: the fault comes once the sink applies, a few seconds in. */
-    private static final Duration LOAD = Duration.ofSeconds(6);
+    /** How long the steady load goes on after the moment of the fault, so that it runs through the fault. */
+    private static final Duration LOAD_AFTER_FAULT = Duration.ofSeconds(3);
 
     private static final Duration ARRIVAL = Duration.ofSeconds(60);
     /** Rows of ~1 kB per half of the large transaction: far over the 64 kB that makes the server stream it. */
@@ -126,11 +126,15 @@ final class FaultStory implements AutoCloseable {
         return moment;
     }
 
-    /** Brings the story to the point of a fault under load: the load running, the sink applying. */
+    /**
+     * Brings the story to the point of a fault under load: the load running, the sink applying. The load goes on
+     * for {@link #LOAD_AFTER_FAULT} from this moment, however long the pipeline took to apply the first of it.
+     */
     Moment underLoad() throws SQLException {
-        load = FaultLoad.start(workload, LOAD);
+        load = FaultLoad.start(workload);
         awaitApplying();
         Moment moment = moment();
+        load.endIn(LOAD_AFTER_FAULT);
         assertTrue(load.isRunning(), "the load still runs at the fault");
         return moment;
     }
@@ -272,6 +276,9 @@ final class FaultStory implements AutoCloseable {
 
     @Override
     public void close() throws SQLException {
+        if (load != null) {
+            load.endIn(Duration.ZERO);
+        }
         try {
             if (large != null) {
                 large.close();

@@ -21,10 +21,7 @@ import org.postgresql.replication.PGReplicationStream;
  * {@code readPending()} instead); and the driver's automatic flush is off, because it can confirm past a
  * transaction Kafka has not acknowledged yet.
  */
-public final class ReplicationConnection implements AutoCloseable {
-    /** Bounds the goodbye to the server when closing, since the socket itself has no timeout. */
-    private static final int CLOSE_TIMEOUT_MILLIS = 2_000;
-
+public final class ReplicationConnection {
     /** What to stream. */
     public record StreamRequest(
             String slot,
@@ -36,7 +33,6 @@ public final class ReplicationConnection implements AutoCloseable {
             Lsn start) {}
 
     private final Connection connection;
-    private PGReplicationStream stream;
 
     private ReplicationConnection(Connection connection) {
         this.connection = connection;
@@ -55,7 +51,7 @@ public final class ReplicationConnection implements AutoCloseable {
     /** Starts streaming; the server begins at the later of {@code start} and the slot's confirmed position. */
     public PGReplicationStream start(StreamRequest request) throws SQLException {
         PGConnection pg = connection.unwrap(PGConnection.class);
-        stream = pg.getReplicationAPI()
+        return pg.getReplicationAPI()
                 .replicationStream()
                 .logical()
                 .withSlotName(request.slot())
@@ -67,31 +63,13 @@ public final class ReplicationConnection implements AutoCloseable {
                 .withStatusInterval((int) request.statusInterval().toMillis(), TimeUnit.MILLISECONDS)
                 .withAutomaticFlush(false)
                 .start();
-        return stream;
     }
 
     /**
-     * Ends the stream and the connection politely, within a bounded time. Call only once the reader
-     * thread is done with the stream; otherwise use {@link #abort()}.
+     * Drops the socket at once, without the polite CopyDone: after it, pgjdbc would read on until the
+     * server has sent the rest of the transaction it is decoding, which takes as long as that is large.
+     * Safe from any thread, also while the reader is blocked in the stream.
      */
-    @Override
-    public void close() {
-        try {
-            connection.setNetworkTimeout(Runnable::run, CLOSE_TIMEOUT_MILLIS);
-            if (stream != null && !stream.isClosed()) {
-                stream.close();
-            }
-        } catch (SQLException ignored) {
-            // The server may already be gone; closing the connection below is all that is left.
-        }
-        try {
-            connection.close();
-        } catch (SQLException ignored) {
-            // Closing a broken connection fails; nothing is left open either way.
-        }
-    }
-
-    /** Drops the socket at once, for a reader thread that did not stop in time. */
     public void abort() {
         try {
             connection.abort(Runnable::run);

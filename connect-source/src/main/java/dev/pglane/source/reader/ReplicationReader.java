@@ -120,7 +120,7 @@ public final class ReplicationReader implements Runnable {
         }
     }
 
-    /** Asks the thread to stop; it does within a park or a lane wait slice. */
+    /** Asks the thread to stop; it does at once when its thread is interrupted too, else within a wait slice. */
     public void stop() {
         stopping = true;
     }

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.postgresql.replication.PGReplicationStream;
@@ -39,7 +40,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReplicationSession implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ReplicationSession.class);
-    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+    /** Longest {@link #close()} waits for the threads in all; they normally stop in milliseconds. */
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(2);
+    /** How long the reader gets to leave the stream alone before its socket is dropped under it. */
+    private static final Duration READER_STOP_TIMEOUT = Duration.ofMillis(500);
 
     /**
      * How a session starts.
@@ -105,7 +109,7 @@ public final class ReplicationSession implements AutoCloseable {
                         config.statusInterval(),
                         resume));
             } catch (SQLException | RuntimeException e) {
-                replication.close();
+                replication.abort();
                 throw e;
             }
             ReplicationSession session =
@@ -205,27 +209,43 @@ public final class ReplicationSession implements AutoCloseable {
     }
 
     /**
-     * Stops the reader and the lanes and closes both connections, within a bounded time. Safe to call from
-     * any thread, also while {@link #poll} runs (it then returns what it has).
+     * Stops the reader and the lanes and drops both connections, in well under Connect's
+     * {@code task.shutdown.graceful.timeout.ms} (5 s), which a restarted task must not exceed: Connect
+     * would cancel it with its metrics still registered, and the next task would fail to register them.
+     * Safe to call from any thread, also while {@link #poll} runs (it then returns what it has).
+     *
+     * <p>The replication socket is dropped, not closed politely: pgjdbc's polite close sends CopyDone and
+     * then reads on until the server ends the stream, which it does only after sending the rest of the
+     * transaction it is decoding, however large. Dropping it loses nothing, because the slot was only
+     * ever confirmed up to ENDs Kafka acknowledged; the walsender notices at its next write and frees
+     * the slot.
      */
     @Override
     public void close() {
+        long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
         reader.stop();
+        // Wakes the reader from its park or its wait on a full lane at once, rather than after the slice.
+        readerThread.interrupt();
+        join(readerThread, READER_STOP_TIMEOUT.toNanos());
+        // Also ends a read of the stream the reader may still be blocked in.
+        replication.abort();
+        join(readerThread, deadline - System.nanoTime());
+        if (readerThread.isAlive()) {
+            log.warn("The replication reader did not stop within {} ms", STOP_TIMEOUT.toMillis());
+        }
+        lanes.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        closeQuietly(sql);
+    }
+
+    private static void join(Thread thread, long timeoutNanos) {
+        if (timeoutNanos <= 0) {
+            return;
+        }
         try {
-            readerThread.join(STOP_TIMEOUT.toMillis());
+            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (readerThread.isAlive()) {
-            log.warn(
-                    "The replication reader did not stop within {} ms; dropping its connection",
-                    STOP_TIMEOUT.toMillis());
-            replication.abort();
-        } else {
-            replication.close();
-        }
-        lanes.close(STOP_TIMEOUT);
-        closeQuietly(sql);
     }
 
     private static void closeQuietly(Connection connection) {

@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * An application writing to the {@link WorkloadSchema} tables from several sessions at once, each committing one
@@ -54,15 +55,24 @@ public final class ChangeWorkload {
 
     /** {@code clients} sessions, each committing {@code transactionsPerClient} transactions. */
     public Result runTransactions(int clients, int transactionsPerClient) throws SQLException {
-        return run(clients, Long.MAX_VALUE, transactionsPerClient);
+        return run(clients, () -> Long.MAX_VALUE, transactionsPerClient);
     }
 
     /** {@code clients} sessions, each committing transactions until {@code duration} has passed. */
     public Result runFor(int clients, Duration duration) throws SQLException {
-        return run(clients, System.nanoTime() + duration.toNanos(), Integer.MAX_VALUE);
+        long deadline = System.nanoTime() + duration.toNanos();
+        return runUntil(clients, () -> deadline);
     }
 
-    private Result run(int clients, long deadline, int transactionsPerClient) throws SQLException {
+    /**
+     * {@code clients} sessions, each committing transactions until {@link System#nanoTime()} reaches {@code
+     * deadline}, read before each transaction: another thread may move it.
+     */
+    public Result runUntil(int clients, LongSupplier deadline) throws SQLException {
+        return run(clients, deadline, Integer.MAX_VALUE);
+    }
+
+    private Result run(int clients, LongSupplier deadline, int transactionsPerClient) throws SQLException {
         execute(schema.seed().toArray(String[]::new));
         long begin = System.nanoTime();
         AtomicLong committed = new AtomicLong();
@@ -88,11 +98,12 @@ public final class ChangeWorkload {
         return new Result(committed.get(), rolledBack.get(), Duration.ofNanos(System.nanoTime() - begin));
     }
 
-    private void session(int client, long deadline, int transactions, AtomicLong committed, AtomicLong rolledBack)
+    private void session(
+            int client, LongSupplier deadline, int transactions, AtomicLong committed, AtomicLong rolledBack)
             throws SQLException {
         try (Connection connection = DriverManager.getConnection(jdbcUrl)) {
             WorkloadClient session = new WorkloadClient(connection, schema, client, 31L * client + 7);
-            for (int i = 0; i < transactions && System.nanoTime() < deadline; i++) {
+            for (int i = 0; i < transactions && System.nanoTime() < deadline.getAsLong(); i++) {
                 try {
                     session.transaction();
                     committed.incrementAndGet();
