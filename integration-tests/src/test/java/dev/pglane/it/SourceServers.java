@@ -34,6 +34,14 @@ final class SourceServers implements AfterAllCallback {
         return PostgresVersion.listFromProperty();
     }
 
+    /**
+     * The default major only ({@code pglane.pg.version}), for tests of the connector's own scale that do not depend
+     * on the server's version and cost too much to repeat on every major in CI.
+     */
+    static List<PostgresVersion> defaultVersion() {
+        return List.of(PostgresVersion.fromProperty());
+    }
+
     synchronized PostgresNode of(PostgresVersion version) {
         return servers.computeIfAbsent(
                 version, v -> PostgresNode.start("source" + v.major(), v, workDir(), PostgresNode.WalLevel.LOGICAL));
