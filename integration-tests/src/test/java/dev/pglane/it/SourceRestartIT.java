@@ -31,7 +31,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class SourceRestartIT {
+    /** Rows of the large transaction that the streaming scenario holds open across the restart. */
     private static final int LARGE_ROWS = 50_000;
+    /**
+     * Rows of the large transaction the restart must catch while the connector emits it, after its commit. The
+     * restart races the emission: the test sees the first record on Kafka, then asks for the restart, and
+     * meanwhile the task goes on emitting (50,000 rows were sometimes all out before the task stopped on an idle
+     * machine). Four times as many take several seconds to emit.
+     */
+    private static final int EMITTED_ROWS = 200_000;
+
     private static final Duration ARRIVAL = Duration.ofSeconds(120);
 
     @RegisterExtension
@@ -99,7 +108,7 @@ class SourceRestartIT {
         String table = run.topicPrefix();
         List<Long> xids = new ArrayList<>();
         xids.add(commitSmall(session, table, 1));
-        session.exec("INSERT INTO " + table + "_rows SELECT g, g FROM generate_series(1, ?) g", LARGE_ROWS);
+        session.exec("INSERT INTO " + table + "_rows SELECT g, g FROM generate_series(1, ?) g", EMITTED_ROWS);
         long large = session.xid();
         session.commit();
         xids.add(large);
@@ -109,7 +118,7 @@ class SourceRestartIT {
         run.restartTask();
 
         xids.add(commitSmall(session, table, 3));
-        return new Scenario(xids, IntStream.rangeClosed(1, LARGE_ROWS).boxed().toList());
+        return new Scenario(xids, IntStream.rangeClosed(1, EMITTED_ROWS).boxed().toList());
     }
 
     /**

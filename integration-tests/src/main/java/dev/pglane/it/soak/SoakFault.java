@@ -10,79 +10,49 @@ import java.util.Random;
  * retries' first rounds.
  */
 enum SoakFault {
-    SOURCE_TASK_RESTART("source task restarted over REST") {
-        @Override
-        void inject(SoakStack stack, Random random) {
-            stack.restartSourceTask();
-        }
-    },
-    SINK_TASK_RESTART("sink task restarted over REST") {
-        @Override
-        void inject(SoakStack stack, Random random) {
-            stack.restartSinkTask();
-        }
-    },
-    CONNECTORS_RESTART("both connectors restarted with their tasks over REST") {
-        @Override
-        void inject(SoakStack stack, Random random) {
-            stack.restartConnectors();
-        }
-    },
-    TARGET_DOWN("target PostgreSQL stopped for a while, then started") {
-        @Override
-        void inject(SoakStack stack, Random random) throws Exception {
-            stack.targetDownFor(seconds(random, 3, 20));
-        }
-    },
-    SOURCE_RESTART("source PostgreSQL stopped for a while, then started") {
-        @Override
-        void inject(SoakStack stack, Random random) throws Exception {
-            stack.sourceDownFor(seconds(random, 1, 10));
-        }
-    },
-    BROKER_RESTART("Kafka broker restarted") {
-        @Override
-        void inject(SoakStack stack, Random random) {
-            stack.restartBroker();
-        }
-    },
-    SINK_NETWORK_CUT("network between the sink and the target cut for a while") {
-        @Override
-        void inject(SoakStack stack, Random random) throws Exception {
-            stack.cutSinkNetworkFor(seconds(random, 1, 20));
-        }
-    },
-    SOURCE_NETWORK_CUT("network between the source connector and PostgreSQL cut for a while") {
-        @Override
-        void inject(SoakStack stack, Random random) throws Exception {
-            stack.cutSourceNetworkFor(seconds(random, 1, 20));
-        }
-    },
-    SINK_SESSIONS_KILLED("the sink's sessions terminated on the target") {
-        @Override
-        void inject(SoakStack stack, Random random) throws Exception {
-            stack.terminateSinkSessions();
-        }
-    },
-    WALSENDER_KILLED("the source connector's walsender terminated") {
-        @Override
-        void inject(SoakStack stack, Random random) throws Exception {
-            stack.terminateWalSender();
-        }
-    };
+    SOURCE_TASK_RESTART("source task restarted over REST", (stack, random) -> stack.restartSourceTask()),
+    SINK_TASK_RESTART("sink task restarted over REST", (stack, random) -> stack.restartSinkTask()),
+    CONNECTORS_RESTART(
+            "both connectors restarted with their tasks over REST", (stack, random) -> stack.restartConnectors()),
+    TARGET_DOWN(
+            "target PostgreSQL stopped for a while, then started",
+            (stack, random) -> stack.targetDownFor(seconds(random, 3, 20))),
+    SOURCE_RESTART(
+            "source PostgreSQL stopped for a while, then started",
+            (stack, random) -> stack.sourceDownFor(seconds(random, 1, 10))),
+    BROKER_RESTART("Kafka broker restarted", (stack, random) -> stack.restartBroker()),
+    SINK_NETWORK_CUT(
+            "network between the sink and the target cut for a while",
+            (stack, random) -> stack.cutSinkNetworkFor(seconds(random, 1, 20))),
+    SOURCE_NETWORK_CUT(
+            "network between the source connector and PostgreSQL cut for a while",
+            (stack, random) -> stack.cutSourceNetworkFor(seconds(random, 1, 20))),
+    SINK_SESSIONS_KILLED(
+            "the sink's sessions terminated on the target", (stack, random) -> stack.terminateSinkSessions()),
+    WALSENDER_KILLED("the source connector's walsender terminated", (stack, random) -> stack.terminateWalSender());
+
+    /** What a fault does to the stack; returns once the fault is over (not once the pipeline has healed). */
+    @FunctionalInterface
+    private interface Injection {
+        void inject(SoakStack stack, Random random) throws Exception;
+    }
 
     private final String description;
+    private final Injection injection;
 
-    SoakFault(String description) {
+    SoakFault(String description, Injection injection) {
         this.description = description;
+        this.injection = injection;
     }
 
     String description() {
         return description;
     }
 
-    /** Injects the fault and, for one that lasts, ends it; returns once the fault is over (not once healed). */
-    abstract void inject(SoakStack stack, Random random) throws Exception;
+    /** Injects the fault and, for one that lasts, ends it. */
+    void inject(SoakStack stack, Random random) throws Exception {
+        injection.inject(stack, random);
+    }
 
     static SoakFault draw(Random random) {
         SoakFault[] all = values();
