@@ -74,10 +74,10 @@ class ConsistencyIT {
                         source,
                         target,
                         name,
+                        Map.of("streaming.mode", streaming),
                         Map.of("apply.workers", "4", "buffer.max.bytes", Long.toString(2L << 20)));
                 InvariantMonitor monitor =
                         InvariantMonitor.start(new InvariantChecker(target.jdbcUrl(), name), Duration.ofMillis(50))) {
-            ConsistencySettings.sourceStreaming(worker, run, streaming);
             ConsistencyWorkload.Summary summary = runWithBacklog(run, workload);
             System.out.println("ConsistencyIT " + name + ": " + summary);
 

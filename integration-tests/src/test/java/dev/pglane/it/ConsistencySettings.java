@@ -8,12 +8,11 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The knobs of {@link ConsistencyIT}: its seed and size from system properties, and the source's streaming mode,
- * switched over REST and confirmed from the server's slot statistics.
+ * The knobs of {@link ConsistencyIT}: its seed and size from system properties, and the check that the source's
+ * streaming mode took effect, from the server's slot statistics.
  */
 final class ConsistencySettings {
     /** Reruns the sessions' choices of an earlier run: its seed, as the run printed it. */
@@ -48,21 +47,6 @@ final class ConsistencySettings {
         return transactions == null || transactions.isBlank()
                 ? DEFAULT_TRANSACTIONS
                 : Integer.parseInt(transactions.trim());
-    }
-
-    /**
-     * Sets the run's source connector's {@code streaming.mode} (the example config's is off) and waits until it runs
-     * again; its slot keeps every change made meanwhile.
-     */
-    static void sourceStreaming(SharedWorker worker, SinkConnectorRun run, String mode) {
-        String connector = run.source().topicPrefix();
-        Map<String, String> config = worker.rest().connectorConfig(connector);
-        if (mode.equals(config.getOrDefault("streaming.mode", "off"))) {
-            return;
-        }
-        config.put("streaming.mode", mode);
-        worker.rest().putConnectorConfig(connector, config);
-        worker.rest().awaitConnectorRunning(connector, STARTUP);
     }
 
     /**
