@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -79,6 +80,16 @@ public final class TcpProxy implements AutoCloseable {
     public void heal() {
         cut = false;
         log.info("proxy {} healed", port());
+    }
+
+    /** {@link #cut()} for {@code duration}, then {@link #heal()}, also when interrupted meanwhile. */
+    public void cutFor(Duration duration) throws InterruptedException {
+        cut();
+        try {
+            Thread.sleep(duration.toMillis());
+        } finally {
+            heal();
+        }
     }
 
     public boolean isCut() {

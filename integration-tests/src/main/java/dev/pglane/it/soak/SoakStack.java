@@ -92,20 +92,11 @@ final class SoakStack implements AutoCloseable {
     }
 
     void cutSinkNetworkFor(Duration cut) throws InterruptedException {
-        cutFor(targetProxy, cut);
+        targetProxy.cutFor(cut);
     }
 
     void cutSourceNetworkFor(Duration cut) throws InterruptedException {
-        cutFor(sourceProxy, cut);
-    }
-
-    private static void cutFor(TcpProxy proxy, Duration cut) throws InterruptedException {
-        proxy.cut();
-        try {
-            Thread.sleep(cut.toMillis());
-        } finally {
-            proxy.heal();
-        }
+        sourceProxy.cutFor(cut);
     }
 
     void terminateSinkSessions() throws SQLException {
