@@ -7,6 +7,7 @@ import dev.pglane.it.stack.KafkaNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -55,6 +56,17 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
         }
     }
 
+    /**
+     * The worker process's log outlives the work directory, in {@code target/worker-logs/<test class>.log}: the
+     * in-process worker logs into the test report, this one does not, and a failed story needs it.
+     */
+    private void keepWorkerLog(ExtensionContext context) throws IOException {
+        Path kept =
+                Path.of("target", "worker-logs", context.getRequiredTestClass().getSimpleName() + ".log");
+        Files.createDirectories(kept.getParent());
+        Files.copy(process.logFile(), kept, StandardCopyOption.REPLACE_EXISTING);
+    }
+
     /** The worker first, then the broker: a worker whose broker is gone waits out its client timeouts. */
     @Override
     public void afterAll(ExtensionContext context) throws IOException {
@@ -64,6 +76,7 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
             }
             if (process != null) {
                 process.close();
+                keepWorkerLog(context);
             }
         } finally {
             if (kafka != null) {
