@@ -1,28 +1,24 @@
 package dev.pglane.sink;
 
-import dev.pglane.connect.metrics.PluginMetricsLookup;
+import dev.pglane.connect.metrics.RateMeter;
+import dev.pglane.connect.metrics.TaskMetricSet;
 import dev.pglane.sink.apply.ConflictListener;
 import dev.pglane.sink.assemble.AssemblerListener;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.progress.AppliedPosition;
 import dev.pglane.sink.schedule.ApplyListener;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.common.metrics.Gauge;
-import org.apache.kafka.common.metrics.PluginMetrics;
-import org.apache.kafka.common.metrics.Sensor;
-import org.apache.kafka.common.metrics.stats.CumulativeCount;
-import org.apache.kafka.common.metrics.stats.Rate;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sink task's metrics, registered through Connect's plugin metrics (Kafka 4.1+; on older runtimes
- * the gauges are kept but not published). A fixed list of names, never tagged by table or row:
+ * The sink task's metrics, published through Connect's plugin metrics (Kafka 4.1+; on older runtimes
+ * they are kept but not published). A fixed list of names, never tagged by table or row:
  *
  * <ul>
  *   <li>{@code applied-lsn}: source end LSN of the last transaction committed on the target;
@@ -40,7 +36,7 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     private static final Logger log = LoggerFactory.getLogger(PgSinkMetrics.class);
     private static final String[] CONFLICT_KINDS = {"insert_exists", "update_missing", "delete_missing"};
 
-    private final PluginMetrics metrics;
+    private final TaskMetricSet metrics;
     private final AtomicLong appliedLsn = new AtomicLong();
     private final AtomicLong appliedCommitMs = new AtomicLong();
     private final AtomicLong busyWorkers = new AtomicLong();
@@ -49,66 +45,64 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     private final AtomicLong bufferedBytes = new AtomicLong();
     private final AtomicLong bufferedTransactions = new AtomicLong();
     private final AtomicLong paused = new AtomicLong();
-    private final Map<String, AtomicLong> conflicts = new ConcurrentHashMap<>();
-    private final Sensor transactions;
-    private final Sensor rows;
-    private final Sensor spills;
-    private final Sensor retries;
-    private final Sensor deadlocks;
-    private final Sensor errantRecords;
-    private final Sensor droppedRecords;
+    private final Map<String, LongAdder> conflicts = new ConcurrentHashMap<>();
+    private final RateMeter transactions;
+    private final RateMeter rows;
+    private final LongAdder spills;
+    private final LongAdder retries;
+    private final LongAdder deadlocks;
+    private final LongAdder errantRecords;
+    private final LongAdder droppedRecords;
 
-    private PgSinkMetrics(PluginMetrics metrics) {
+    private PgSinkMetrics(TaskMetricSet metrics) {
         this.metrics = metrics;
-        for (String kind : CONFLICT_KINDS) {
-            conflicts.put(kind, new AtomicLong());
-        }
-        transactions = rate("transactions-rate", "Transactions applied per second");
-        rows = rate("rows-rate", "Rows applied per second");
-        spills = count("spills-total", "Transactions spilled to disk because they exceeded the buffer");
-        retries = count("retries-total", "Transactions rolled back and applied again");
-        deadlocks = count(
+        transactions = metrics.rate("transactions-rate", "Transactions applied per second");
+        rows = metrics.rate("rows-rate", "Rows applied per second");
+        spills = metrics.total("spills-total", "Transactions spilled to disk because they exceeded the buffer");
+        retries = metrics.total("retries-total", "Transactions rolled back and applied again");
+        deadlocks = metrics.total(
                 "deadlocks-resolved-total", "Commit-order deadlocks resolved by re-running the later transaction");
-        errantRecords = count("errant-records-total", "Undecodable records reported to the dead-letter queue");
-        droppedRecords =
-                count("dropped-records-total", "Records dropped as duplicates, stale copies or already applied");
-        gauge(
-                "applied-lsn",
-                "Source end LSN of the last transaction committed on the target",
-                Map.of(),
-                appliedLsn::get);
-        gauge(
+        errantRecords = metrics.total("errant-records-total", "Undecodable records reported to the dead-letter queue");
+        droppedRecords = metrics.total(
+                "dropped-records-total", "Records dropped as duplicates, stale copies or already applied");
+        metrics.gauge("applied-lsn", "Source end LSN of the last transaction committed on the target", appliedLsn::get);
+        metrics.gauge(
                 "lag-ms",
                 "Milliseconds between now and the source commit of the last applied transaction, while work is pending",
-                Map.of(),
                 this::lagMs);
-        gauge("busy-workers", "Apply workers holding a transaction", Map.of(), busyWorkers::get);
-        gauge(
+        metrics.gauge("busy-workers", "Apply workers holding a transaction", busyWorkers::get);
+        metrics.gauge(
                 "waiting-dependencies",
                 "Transactions waiting for an earlier conflicting one to commit",
-                Map.of(),
                 waitingDependencies::get);
-        gauge("waiting-turn", "Applied transactions waiting for their commit turn", Map.of(), waitingTurn::get);
-        gauge(
-                "buffered-bytes",
-                "Bytes of change records held in memory by the assembler",
-                Map.of(),
-                bufferedBytes::get);
-        gauge("buffered-transactions", "Transactions held by the assembler", Map.of(), bufferedTransactions::get);
-        gauge("paused", "1 while the task paused its partitions for back-pressure", Map.of(), paused::get);
+        metrics.gauge("waiting-turn", "Applied transactions waiting for their commit turn", waitingTurn::get);
+        metrics.gauge("buffered-bytes", "Bytes of change records held in memory by the assembler", bufferedBytes::get);
+        metrics.gauge("buffered-transactions", "Transactions held by the assembler", bufferedTransactions::get);
+        metrics.gauge("paused", "1 while the task paused its partitions for back-pressure", paused::get);
         for (String kind : CONFLICT_KINDS) {
-            gauge(
-                    "conflicts-total",
-                    "Conflicts by kind, handled by conflict.policy",
-                    Map.of("kind", kind),
-                    conflicts.get(kind)::get);
+            LongAdder count = new LongAdder();
+            conflicts.put(kind, count);
+            metrics.define(
+                    "conflicts-total", "Conflicts by kind, handled by conflict.policy", Map.of("kind", kind), (Gauge<
+                                    Long>)
+                            (config, now) -> count.sum());
         }
     }
 
-    /** The task's metrics; inert when the runtime offers no plugin metrics. */
-    static PgSinkMetrics create(SinkTaskContext context) {
-        PluginMetrics metrics = PluginMetricsLookup.of(context::pluginMetrics);
-        return new PgSinkMetrics(metrics);
+    /**
+     * The task's metrics, kept from the start and published by {@link #publish()}; on a runtime without
+     * plugin metrics they are never published.
+     */
+    static PgSinkMetrics create(SinkTaskContext context, String task) {
+        return new PgSinkMetrics(TaskMetricSet.of(context::pluginMetrics, task));
+    }
+
+    /**
+     * Publishes the metrics unless done already; a previous instance of the task that has not stopped yet
+     * may still hold the names.
+     */
+    void publish() {
+        metrics.publish();
     }
 
     private long lagMs() {
@@ -132,15 +126,15 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     }
 
     void errantRecord() {
-        record(errantRecords, 1);
+        errantRecords.increment();
     }
 
     @Override
     public void committed(SourceTransaction tx, long sequence, long rowCount) {
         appliedLsn.set(tx.endLsn().asLong());
         appliedCommitMs.set(tx.end().commitTsUs() / 1000L);
-        record(transactions, 1);
-        record(rows, rowCount);
+        transactions.record(1);
+        rows.record(rowCount);
     }
 
     @Override
@@ -153,60 +147,32 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     @Override
     public void retried(SourceTransaction tx, String reason) {
         log.info("Applying {} again: {}", tx.describe(), reason);
-        record(retries, 1);
+        retries.increment();
     }
 
     @Override
     public void deadlockResolved(SourceTransaction victim) {
         log.info("Commit-order deadlock: rolled back {} to let an earlier transaction commit", victim.describe());
-        record(deadlocks, 1);
+        deadlocks.increment();
     }
 
     @Override
     public void spilled(long xid, long bytes) {
         log.debug("Transaction xid {} exceeds the buffer; spilled {} bytes to disk", xid, bytes);
-        record(spills, 1);
+        spills.increment();
     }
 
     @Override
     public void dropped(String reason, long records) {
         log.debug("Dropped {} records: {}", records, reason);
-        record(droppedRecords, records);
+        droppedRecords.add(records);
     }
 
     @Override
     public void conflict(String kind, TableName table) {
-        conflicts.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
-    }
-
-    private Sensor rate(String name, String description) {
-        if (metrics == null) {
-            return null;
-        }
-        Sensor sensor = metrics.addSensor(name);
-        sensor.add(metrics.metricName(name, description, new LinkedHashMap<>()), new Rate());
-        return sensor;
-    }
-
-    private Sensor count(String name, String description) {
-        if (metrics == null) {
-            return null;
-        }
-        Sensor sensor = metrics.addSensor(name);
-        sensor.add(metrics.metricName(name, description, new LinkedHashMap<>()), new CumulativeCount());
-        return sensor;
-    }
-
-    private void gauge(String name, String description, Map<String, String> tags, LongSupplier value) {
-        if (metrics != null) {
-            metrics.addMetric(metrics.metricName(name, description, new LinkedHashMap<>(tags)), (Gauge<Long>)
-                    (config, now) -> value.getAsLong());
-        }
-    }
-
-    private static void record(Sensor sensor, long value) {
-        if (sensor != null && value > 0) {
-            sensor.record(value);
+        LongAdder count = conflicts.get(kind);
+        if (count != null) {
+            count.increment();
         }
     }
 }

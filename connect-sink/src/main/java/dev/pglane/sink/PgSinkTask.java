@@ -62,13 +62,14 @@ public final class PgSinkTask extends SinkTask {
         sinkName = props.getOrDefault("name", "pglane-sink");
         decoder = new SinkRecordDecoder(config.markerTopic());
         messagesTopic = TopicNames.perTable(config.sourceTopicPrefix()).messagesTopic();
-        metrics = PgSinkMetrics.create(context);
+        metrics = PgSinkMetrics.create(context, "pglane sink " + sinkName);
         backpressure = new Backpressure(config.bufferMaxBytes(), config.bufferMaxTransactions());
         log.info("pglane sink {} starting: {} apply workers", sinkName, config.applyWorkers());
     }
 
     @Override
     public void put(Collection<SinkRecord> records) {
+        metrics.publish();
         if (pipeline == null && !openPipeline(records)) {
             return;
         }

@@ -68,7 +68,7 @@ public final class PgSourceTask extends SourceTask {
             lastGeneration = stored.generation();
             resumeLsn = stored.commitEndLsn();
         }
-        metrics = PgSourceMetrics.create(context, config.decoderLanes());
+        metrics = PgSourceMetrics.create(context, "pglane source " + connectorName, config.decoderLanes());
         try {
             openSession();
         } catch (RetriableException e) {
@@ -91,6 +91,7 @@ public final class PgSourceTask extends SourceTask {
 
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
+        metrics.publish();
         ReplicationSession current = session;
         if (current == null) {
             long wait = reconnectAtNanos - System.nanoTime();

@@ -49,7 +49,8 @@ class PgSourceMetricsTest {
     @Test
     void registersAFixedListOfNamesTaggedOnlyByLane() {
         try (Metrics registry = new Metrics()) {
-            PgSourceMetrics.create(new Context(new PluginMetricsImpl(registry, Map.of("task", "0"))), 2);
+            PgSourceMetrics.create(new Context(new PluginMetricsImpl(registry, Map.of("task", "0"))), "t", 2)
+                    .publish();
             Set<String> names = registry.metrics().keySet().stream()
                     .filter(n -> n.group().equals("plugins"))
                     .map(PgSourceMetricsTest::describe)
@@ -80,7 +81,8 @@ class PgSourceMetricsTest {
     void ratesAndBusyRatiosFollowWhatIsReported() {
         try (Metrics registry = new Metrics()) {
             PgSourceMetrics metrics =
-                    PgSourceMetrics.create(new Context(new PluginMetricsImpl(registry, Map.of("task", "0"))), 1);
+                    PgSourceMetrics.create(new Context(new PluginMetricsImpl(registry, Map.of("task", "0"))), "t", 1);
+            metrics.publish();
             metrics.recordsEmitted(500);
             metrics.committed();
             metrics.decoded(0, Long.MAX_VALUE / 4);
@@ -104,7 +106,8 @@ class PgSourceMetricsTest {
     void withoutPluginMetricsEveryHookIsInert() {
         for (SourceTaskContext context : List.of(new Context(null), new Context(null, true))) {
             assertDoesNotThrow(() -> {
-                PgSourceMetrics metrics = PgSourceMetrics.create(context, 1);
+                PgSourceMetrics metrics = PgSourceMetrics.create(context, "t", 1);
+                metrics.publish();
                 metrics.recordsEmitted(10);
                 metrics.committed();
                 metrics.busy(5);
