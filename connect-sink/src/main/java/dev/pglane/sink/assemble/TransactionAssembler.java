@@ -24,7 +24,7 @@ import org.apache.kafka.connect.errors.ConnectException;
  *
  * <p>Records are grouped per copy (xid, generation). A copy is released once its END arrived and
  * every counted topic holds the END's count of its records; a complete copy waits behind an earlier
- * incomplete one. Redelivered records, records of stale copies (no END before a later generation's
+ * incomplete one, unless a later run sent that one again complete. Redelivered records, records of stale copies (no END before a later generation's
  * START), of aborted (sub)transactions and of transactions already applied are dropped, also when
  * they arrive after the marker that condemned them. Big copies spill to disk so that reading never
  * waits for memory.
@@ -40,6 +40,7 @@ public final class TransactionAssembler implements AutoCloseable {
     private static final String STALE = "stale";
     private static final String ABORTED = "aborted";
     private static final String APPLIED = "already applied";
+    private static final String SUPERSEDED = "superseded by a later run's copy";
 
     private final AssemblerSettings settings;
     private final AssemblerListener listener;
@@ -146,10 +147,40 @@ public final class TransactionAssembler implements AutoCloseable {
                 endOrder.pollFirst();
                 ready.add(release(copy));
             } else {
-                break;
+                HeldCopy resent = resentComplete(copy);
+                if (resent == null) {
+                    break;
+                }
+                endOrder.pollFirst();
+                discard(copy, SUPERSEDED);
+                ready.add(release(resent));
             }
         }
         return ready;
+    }
+
+    /**
+     * A later run's complete copy of the same transaction, to release in place of {@code stuck}. A
+     * copy can have its END and still miss records for good: a run killed with records in its
+     * producer's buffer loses them, while its END, sent on another partition, may have reached Kafka.
+     * The source's offset never passed the lost records, so the next run sends the whole transaction
+     * again; both copies are the same committed transaction (same xid and end LSN).
+     *
+     * @return the later complete copy, or {@code null} if there is none (yet)
+     */
+    private HeldCopy resentComplete(HeldCopy stuck) {
+        CopyKey key = stuck.key();
+        if (key.generation() >= maxGeneration) {
+            return null;
+        }
+        return held.values().stream()
+                .filter(other -> other.key().xid() == key.xid()
+                        && other.key().generation() > key.generation()
+                        && other.hasEnd()
+                        && other.endLsn().equals(stuck.endLsn())
+                        && other.complete(settings.countedTopic(), poison))
+                .findFirst()
+                .orElse(null);
     }
 
     /** The applied position was reloaded: drop the buffered copies it covers. */

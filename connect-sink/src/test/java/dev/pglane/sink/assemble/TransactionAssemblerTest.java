@@ -243,6 +243,34 @@ class TransactionAssemblerTest {
     }
 
     @Test
+    void aCopyWhoseRecordsWereLostWithItsRunGivesWayToTheNextRunsCopy() {
+        ChangeRecord lost = insert(7, 1, 1, orders(1), 10);
+        ChangeRecord later = insert(8, 1, 1, orders(0), 3);
+        assembler.addMarker(end(7, 1, 0x100, List.of(lost)), MARKERS, 1);
+        assembler.addChange(later);
+        assembler.addMarker(end(8, 1, 0x200, List.of(later)), MARKERS, 2);
+        assembler.addMarker(start(2), MARKERS, 3);
+        assertTrue(assembler.drainReady().isEmpty(), "the END of 7 came before START: 7 may still be complete");
+
+        ChangeRecord resent = insert(7, 2, 1, orders(1), 11);
+        assembler.addChange(resent);
+        assertTrue(assembler.drainReady().isEmpty(), "the new run's copy has no END yet");
+        assembler.addMarker(end(7, 2, 0x100, List.of(resent)), MARKERS, 4);
+
+        List<SourceTransaction> ready = assembler.drainReady();
+        assertEquals(List.of(7L, 8L), ready.stream().map(SourceTransaction::xid).toList());
+        assertEquals(
+                List.of(2L, 1L), ready.stream().map(t -> t.end().generation()).toList());
+
+        assembler.addChange(lost);
+        assembler.addChange(insert(8, 2, 1, orders(0), 4));
+        assembler.addMarker(end(8, 2, 0x200, List.of(later)), MARKERS, 5);
+        assertTrue(assembler.drainReady().isEmpty());
+        assertEquals(0, assembler.bufferedTransactions());
+        assertEquals(1L, dropped.get("superseded by a later run's copy"), "the lost record, arriving late after all");
+    }
+
+    @Test
     void aSecondCompleteCopyOfAReleasedTransactionIsSkipped() {
         ChangeRecord original = insert(7, 1, 1, orders(1), 10);
         ChangeRecord resent = insert(7, 2, 1, orders(1), 20);
