@@ -34,6 +34,12 @@
  *       already applied: drop every copy of it. This makes the duplicates of a restart harmless: the
  *       source may re-send transactions between its last committed offset and the crash, with a new
  *       generation.
+ *   <li>A copy (xid, g) with its END can still lack records for good: a run killed while its
+ *       producer held some of them loses those, though the END, sent on another partition, may have
+ *       got through. The run's offset never passed the lost records, so a later run sends the
+ *       transaction again. Once a later copy (xid, g'' &gt; g) has its END with the same
+ *       {@code end_lsn} and is complete, apply it in place of (xid, g), then drop (xid, g) and its
+ *       records that still arrive.
  * </ol>
  *
  * <p>Several complete copies of the same transaction (one per generation) are possible after a

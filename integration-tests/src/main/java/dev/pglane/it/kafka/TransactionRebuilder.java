@@ -24,7 +24,8 @@ import java.util.stream.Collectors;
  * <ol>
  *   <li>records are grouped by (xid, generation);
  *   <li>a copy is complete when its END has been read and its records match END's counts per table; complete
- *       copies are released in END order, an incomplete one holding back those after it;
+ *       copies are released in END order, an incomplete one holding back those after it until a later generation's
+ *       copy of the same transaction (same end LSN) is complete and released in its place;
  *   <li>START(g) makes every copy of an earlier generation without an END so far stale: its records, buffered or
  *       still to come, are dropped;
  *   <li>ABORT(xid, subxid, g) drops the records of (xid, g) of that subtransaction, or the whole copy when
@@ -113,7 +114,7 @@ public final class TransactionRebuilder {
         }
     }
 
-    /** Releases complete copies from the head of the END queue, in END order (rules 2 and 5). */
+    /** Releases complete copies from the head of the END queue, in END order (rules 2, 5 and 6). */
     private void release() {
         while (!pendingEnds.isEmpty()) {
             Marker.End end = pendingEnds.peek();
@@ -125,16 +126,40 @@ public final class TransactionRebuilder {
                 pendingEnds.poll();
                 continue;
             }
-            TransactionCopy copy = copies.getOrDefault(id, new TransactionCopy(id));
-            if (!copy.isCompleteFor(end)) {
+            Marker.End releasable = isComplete(end) ? end : resentComplete(end);
+            if (releasable == null) {
                 return;
             }
-            committed.add(new CommittedTransaction(end, copy.changes()));
-            applied = end.endLsn();
-            copies.remove(id);
-            dropped.add(id);
             pendingEnds.poll();
+            if (releasable != end) {
+                pendingEnds.remove(releasable);
+                copies.remove(id);
+                dropped.add(id);
+            }
+            CopyId released = new CopyId(releasable.xid(), releasable.generation());
+            committed.add(new CommittedTransaction(
+                    releasable,
+                    copies.getOrDefault(released, new TransactionCopy(released)).changes()));
+            applied = releasable.endLsn();
+            copies.remove(released);
+            dropped.add(released);
         }
+    }
+
+    private boolean isComplete(Marker.End end) {
+        CopyId id = new CopyId(end.xid(), end.generation());
+        return copies.getOrDefault(id, new TransactionCopy(id)).isCompleteFor(end);
+    }
+
+    /** Rule 6: a later run's complete copy of the stuck transaction (same xid and end LSN), or {@code null}. */
+    private Marker.End resentComplete(Marker.End stuck) {
+        return pendingEnds.stream()
+                .filter(later -> later.xid() == stuck.xid()
+                        && later.generation() > stuck.generation()
+                        && later.endLsn().equals(stuck.endLsn())
+                        && isComplete(later))
+                .findFirst()
+                .orElse(null);
     }
 
     /** The transactions released so far, in commit order. */
