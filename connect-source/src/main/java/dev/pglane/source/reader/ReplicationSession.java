@@ -210,9 +210,9 @@ public final class ReplicationSession implements AutoCloseable {
 
     /**
      * Stops the reader and the lanes and drops both connections, in well under Connect's
-     * {@code task.shutdown.graceful.timeout.ms} (5 s), which a restarted task must not exceed: Connect
-     * would cancel it with its metrics still registered, and the next task would fail to register them.
-     * Safe to call from any thread, also while {@link #poll} runs (it then returns what it has).
+     * {@code task.shutdown.graceful.timeout.ms} (5 s): until this session lets go of the slot, the next
+     * task cannot start replication. Safe to call from any thread, also while {@link #poll} runs (it
+     * then returns what it has).
      *
      * <p>The replication socket is dropped, not closed politely: pgjdbc's polite close sends CopyDone and
      * then reads on until the server ends the stream, which it does only after sending the rest of the
