@@ -163,6 +163,16 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     }
 
     @Override
+    public void resent(long xid, long lostGeneration, long resentGeneration) {
+        log.info(
+                "xid {}: its copy of generation {} lost records with the source run that wrote it; applying the copy"
+                        + " of generation {}",
+                xid,
+                lostGeneration,
+                resentGeneration);
+    }
+
+    @Override
     public void dropped(String reason, long records) {
         log.debug("Dropped {} records: {}", records, reason);
         droppedRecords.add(records);

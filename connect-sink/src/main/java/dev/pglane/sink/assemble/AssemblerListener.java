@@ -17,4 +17,10 @@ public interface AssemblerListener {
 
     /** {@code records} records were discarded, for {@code reason} (duplicate, stale, aborted, ...). */
     void dropped(String reason, long records);
+
+    /**
+     * The copy of {@code xid} from generation {@code lostGeneration} had its END but lost records with its
+     * run; the copy the next run sent, of {@code resentGeneration}, is applied in its place.
+     */
+    default void resent(long xid, long lostGeneration, long resentGeneration) {}
 }

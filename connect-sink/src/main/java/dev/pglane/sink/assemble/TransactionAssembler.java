@@ -153,6 +153,7 @@ public final class TransactionAssembler implements AutoCloseable {
                 }
                 endOrder.pollFirst();
                 discard(copy, SUPERSEDED);
+                listener.resent(key.xid(), key.generation(), resent.key().generation());
                 ready.add(release(resent));
             }
         }

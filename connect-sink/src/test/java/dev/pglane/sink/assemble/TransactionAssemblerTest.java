@@ -36,6 +36,7 @@ class TransactionAssemblerTest {
     Path spillDirectory;
 
     private final Map<String, Long> dropped = new HashMap<>();
+    private final List<String> resentCopies = new ArrayList<>();
     private TransactionAssembler assembler;
 
     @BeforeEach
@@ -51,6 +52,11 @@ class TransactionAssemblerTest {
             @Override
             public void dropped(String reason, long records) {
                 dropped.merge(reason, records, Long::sum);
+            }
+
+            @Override
+            public void resent(long xid, long lostGeneration, long resentGeneration) {
+                resentCopies.add(xid + ": " + lostGeneration + " -> " + resentGeneration);
             }
         };
         return new TransactionAssembler(
