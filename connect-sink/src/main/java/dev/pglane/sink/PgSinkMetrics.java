@@ -53,6 +53,8 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     private final LongAdder deadlocks;
     private final LongAdder errantRecords;
     private final LongAdder droppedRecords;
+    /** Generation of the last copy replaced by a re-sent one: a killed run logs once, not per transaction. */
+    private long lastLostGeneration = -1;
 
     private PgSinkMetrics(TaskMetricSet metrics) {
         this.metrics = metrics;
@@ -164,12 +166,17 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
 
     @Override
     public void resent(long xid, long lostGeneration, long resentGeneration) {
+        if (lostGeneration == lastLostGeneration) {
+            log.debug(
+                    "xid {}: applying the copy of generation {} in place of {}", xid, resentGeneration, lostGeneration);
+            return;
+        }
+        lastLostGeneration = lostGeneration;
         log.info(
-                "xid {}: its copy of generation {} lost records with the source run that wrote it; applying the copy"
-                        + " of generation {}",
-                xid,
+                "Copies of generation {} lost records with the source run that wrote them (first: xid {}); applying"
+                        + " the copies its successor sent in their place (each one logged at DEBUG)",
                 lostGeneration,
-                resentGeneration);
+                xid);
     }
 
     @Override
