@@ -35,6 +35,21 @@ class ConnectorPluginsIT {
     }
 
     @Test
+    @DisplayName("the worker offers pglane's JSON converter from plugin.path, beside Kafka's")
+    void workerListsTheConverter() {
+        List<ConnectorPlugin> plugins = worker.rest().allPlugins();
+        String converter = "dev.pglane.connect.json.PglaneJsonConverter";
+
+        assertEquals(
+                List.of("converter"),
+                only(plugins, converter).stream()
+                        .map(ConnectorPlugin::type)
+                        .distinct()
+                        .toList(),
+                () -> "offered: " + plugins);
+    }
+
+    @Test
     @DisplayName("the connectors come from plugin.path: the test classpath cannot load them")
     void connectorsAreNotOnTheTestClasspath() {
         // had they been on the classpath, the worker would have loaded that copy and the packaging would be untested

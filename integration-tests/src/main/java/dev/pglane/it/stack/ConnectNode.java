@@ -1,11 +1,11 @@
 package dev.pglane.it.stack;
 
+import dev.pglane.connect.json.PglaneJsonConverter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.connect.cli.ConnectDistributed;
-import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.runtime.Connect;
 import org.apache.kafka.connect.runtime.distributed.DistributedHerder;
 
@@ -63,8 +63,10 @@ public final class ConnectNode implements AutoCloseable {
         props.put("status.storage.replication.factor", "1");
         props.put("offset.storage.partitions", "1");
         props.put("status.storage.partitions", "1");
-        props.put("key.converter", JsonConverter.class.getName());
-        props.put("value.converter", JsonConverter.class.getName());
+        // pglane's JsonConverter-compatible converter, so every story runs it; the tests read topics with
+        // Kafka's own JsonConverter (WireDecoder), as other consumers would
+        props.put("key.converter", PglaneJsonConverter.class.getName());
+        props.put("value.converter", PglaneJsonConverter.class.getName());
         props.put("plugin.path", pluginPath.toAbsolutePath().toString());
         // our plugins ship META-INF/services files; scanning every jar instead would double the start-up time
         props.put("plugin.discovery", "service_load");

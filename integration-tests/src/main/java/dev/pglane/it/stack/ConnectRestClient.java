@@ -45,8 +45,17 @@ public final class ConnectRestClient {
 
     /** {@code GET /connector-plugins}: the connector plugins the worker found. */
     public List<ConnectorPlugin> connectorPlugins() {
+        return plugins("connector-plugins");
+    }
+
+    /** {@code GET /connector-plugins?connectorsOnly=false}: also converters, transformations and predicates. */
+    public List<ConnectorPlugin> allPlugins() {
+        return plugins("connector-plugins?connectorsOnly=false");
+    }
+
+    private List<ConnectorPlugin> plugins(String path) {
         List<ConnectorPlugin> plugins = new ArrayList<>();
-        for (JsonNode plugin : send("GET", "connector-plugins", null)) {
+        for (JsonNode plugin : send("GET", path, null)) {
             plugins.add(new ConnectorPlugin(
                     plugin.path("class").asText(),
                     plugin.path("type").asText(),
