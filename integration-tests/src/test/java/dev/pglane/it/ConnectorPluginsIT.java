@@ -3,6 +3,7 @@ package dev.pglane.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.ConnectorPlugin;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +39,7 @@ class ConnectorPluginsIT {
     @DisplayName("the worker offers pglane's JSON converter from plugin.path, beside Kafka's")
     void workerListsTheConverter() {
         List<ConnectorPlugin> plugins = worker.rest().allPlugins();
-        String converter = "dev.pglane.connect.json.PglaneJsonConverter";
+        String converter = ConnectNode.PGLANE_JSON_CONVERTER;
 
         assertEquals(
                 List.of("converter"),

@@ -1,6 +1,5 @@
 package dev.pglane.it.stack;
 
-import dev.pglane.connect.json.PglaneJsonConverter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -19,6 +18,9 @@ import org.apache.kafka.connect.runtime.distributed.DistributedHerder;
 public final class ConnectNode implements AutoCloseable {
     private static final String HOST = "127.0.0.1";
     private static final String GROUP = "pglane-local";
+    /** Shipped in both plugins; the worker finds it on plugin.path, like the connectors. */
+    public static final String PGLANE_JSON_CONVERTER = "dev.pglane.connect.json.PglaneJsonConverter";
+
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
     private final Connect<DistributedHerder> connect;
@@ -65,8 +67,8 @@ public final class ConnectNode implements AutoCloseable {
         props.put("status.storage.partitions", "1");
         // pglane's JsonConverter-compatible converter, so every story runs it; the tests read topics with
         // Kafka's own JsonConverter (WireDecoder), as other consumers would
-        props.put("key.converter", PglaneJsonConverter.class.getName());
-        props.put("value.converter", PglaneJsonConverter.class.getName());
+        props.put("key.converter", PGLANE_JSON_CONVERTER);
+        props.put("value.converter", PGLANE_JSON_CONVERTER);
         props.put("plugin.path", pluginPath.toAbsolutePath().toString());
         // our plugins ship META-INF/services files; scanning every jar instead would double the start-up time
         props.put("plugin.discovery", "service_load");
