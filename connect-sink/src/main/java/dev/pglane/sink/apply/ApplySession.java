@@ -199,9 +199,8 @@ public final class ApplySession implements TransactionApplier {
     @Override
     public void commit(SourceTransaction tx) throws SQLException {
         try {
-            progress.record(
+            progress.recordAndCommit(
                     connection, new AppliedPosition(tx.endLsn(), tx.end().commitTsUs(), tx.xid()));
-            connection.commit();
         } finally {
             plans.transactionEnded();
         }

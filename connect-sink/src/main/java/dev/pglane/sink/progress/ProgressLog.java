@@ -18,6 +18,10 @@ public interface ProgressLog {
     /** Prepares apply worker {@code worker}'s session (e.g. binds its replication origin). */
     void setUpSession(Connection connection, int worker) throws SQLException;
 
-    /** Records {@code position} inside the connection's open transaction. */
-    void record(Connection connection, AppliedPosition position) throws SQLException;
+    /**
+     * Records {@code position} in the connection's open transaction and commits it, in one round trip:
+     * this is the part of a transaction that runs on its commit turn, which every later transaction waits
+     * for. If recording fails, nothing is committed.
+     */
+    void recordAndCommit(Connection connection, AppliedPosition position) throws SQLException;
 }

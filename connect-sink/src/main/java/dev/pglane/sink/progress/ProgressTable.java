@@ -13,12 +13,13 @@ import java.sql.Types;
 /**
  * Progress in a table: one row per (sink name, source server), updated by every applied transaction
  * inside its own commit. Workers write it only on their commit turn, after the previous transaction
- * committed, so they never wait on each other's row lock.
+ * committed, so they never wait on each other's row lock; the write and the COMMIT share one round trip.
  */
 public final class ProgressTable implements ProgressLog {
     private final String table;
     private final String sinkName;
     private final String sourceServer;
+    private final String recordAndCommit;
 
     /**
      * @param table the progress table ({@code progress.table})
@@ -29,6 +30,11 @@ public final class ProgressTable implements ProgressLog {
         this.table = Identifiers.qualified(table);
         this.sinkName = sinkName;
         this.sourceServer = sourceServer;
+        // pgjdbc keeps the statement prepared on the server per connection after a few uses.
+        this.recordAndCommit = "INSERT INTO " + this.table + " (sink_name, source_server, end_lsn, commit_ts, xid,"
+                + " applied_at) VALUES (?, ?, ?, timestamptz 'epoch' + ? * interval '1 microsecond', ?, now())"
+                + " ON CONFLICT (sink_name, source_server) DO UPDATE SET end_lsn = excluded.end_lsn,"
+                + " commit_ts = excluded.commit_ts, xid = excluded.xid, applied_at = excluded.applied_at; COMMIT";
     }
 
     @Override
@@ -69,21 +75,19 @@ public final class ProgressTable implements ProgressLog {
         // A table needs no per-session state.
     }
 
+    /**
+     * An upsert, so a progress row deleted while the sink runs comes back with the next commit rather than
+     * stopping the sink; pgjdbc sends both statements in one round trip and skips COMMIT if the upsert fails.
+     */
     @Override
-    public void record(Connection connection, AppliedPosition position) throws SQLException {
-        // pgjdbc keeps the statement prepared on the server per connection after a few uses.
-        String sql = "UPDATE " + table + " SET end_lsn = ?, commit_ts = timestamptz 'epoch' + ? * interval '1"
-                + " microsecond', xid = ?, applied_at = now() WHERE sink_name = ? AND source_server = ?";
-        try (PreparedStatement st = connection.prepareStatement(sql)) {
-            st.setObject(1, position.endLsn().toString(), Types.OTHER);
-            st.setLong(2, position.commitTsUs());
-            st.setLong(3, position.xid());
-            st.setString(4, sinkName);
-            st.setString(5, sourceServer);
-            if (st.executeUpdate() != 1) {
-                throw new SQLException("progress row (" + sinkName + ", " + sourceServer + ") is missing from " + table
-                        + "; it was deleted while the sink ran");
-            }
+    public void recordAndCommit(Connection connection, AppliedPosition position) throws SQLException {
+        try (PreparedStatement st = connection.prepareStatement(recordAndCommit)) {
+            st.setString(1, sinkName);
+            st.setString(2, sourceServer);
+            st.setObject(3, position.endLsn().toString(), Types.OTHER);
+            st.setLong(4, position.commitTsUs());
+            st.setLong(5, position.xid());
+            st.execute();
         }
     }
 }

@@ -15,7 +15,7 @@ import java.sql.Types;
  * order — the highest origin position is the last commit, and every earlier one committed before it.
  *
  * <p>PostgreSQL advances a session's origin also when a transaction that called
- * {@code pg_replication_origin_xact_setup} aborts, so {@link #record} must be the last step before
+ * {@code pg_replication_origin_xact_setup} aborts, so {@link #recordAndCommit} sends it together with
  * COMMIT: a transaction rolled back earlier (a retry, a deadlock victim) never recorded anything. Only
  * a COMMIT that itself fails (a deferred constraint) would leave the origin ahead; the sink applies that
  * transaction again at once, but a crash in between would skip it — the progress table has no such gap.
@@ -72,12 +72,13 @@ public final class ReplicationOrigins implements ProgressLog {
     }
 
     @Override
-    public void record(Connection connection, AppliedPosition position) throws SQLException {
-        String sql = "SELECT pg_replication_origin_xact_setup(?, timestamptz 'epoch' + ? * interval '1 microsecond')";
+    public void recordAndCommit(Connection connection, AppliedPosition position) throws SQLException {
+        String sql = "SELECT pg_replication_origin_xact_setup(?, timestamptz 'epoch' + ? * interval '1 microsecond');"
+                + " COMMIT";
         try (PreparedStatement st = connection.prepareStatement(sql)) {
             st.setObject(1, position.endLsn().toString(), Types.OTHER);
             st.setLong(2, position.commitTsUs());
-            st.executeQuery().close();
+            st.execute();
         }
     }
 }

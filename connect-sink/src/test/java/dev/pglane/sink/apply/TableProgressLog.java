@@ -36,12 +36,13 @@ final class TableProgressLog implements ProgressLog {
     public void setUpSession(Connection connection, int worker) {}
 
     @Override
-    public void record(Connection connection, AppliedPosition position) throws SQLException {
+    public void recordAndCommit(Connection connection, AppliedPosition position) throws SQLException {
         try (PreparedStatement st = connection.prepareStatement("INSERT INTO public.applied VALUES (?, ?, ?)")) {
             st.setString(1, position.endLsn().toString());
             st.setLong(2, position.commitTsUs());
             st.setLong(3, position.xid());
             st.executeUpdate();
         }
+        connection.commit();
     }
 }

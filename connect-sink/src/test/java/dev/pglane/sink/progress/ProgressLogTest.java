@@ -40,6 +40,10 @@ class ProgressLogTest {
 
             applyAndEnd(c, log, new AppliedPosition(Lsn.parse("0/16B9000"), 1_700_000_001_000_000L, 572), false);
             assertEquals(first, log.load(c), "a rolled-back transaction leaves the position");
+
+            AppliedPosition second = new AppliedPosition(Lsn.parse("0/16B9100"), 1_700_000_002_000_000L, 573);
+            applyAndEnd(c, log, second, true);
+            assertEquals(second, log.load(c), "the connection goes on after a commit sent with the progress");
         }
     }
 
@@ -58,17 +62,33 @@ class ProgressLogTest {
     }
 
     @Test
-    void tableRecordFailsWhenItsRowWasDeleted() throws SQLException {
+    void aProgressRowDeletedWhileTheSinkRunsComesBackWithTheNextCommit() throws SQLException {
         ProgressLog log = new ProgressTable(new TableName("public", "progress_c"), "sink-a", "shop");
         try (Connection c = connect();
                 Statement st = c.createStatement()) {
             log.prepare(c);
             st.execute("DELETE FROM progress_c");
-            c.setAutoCommit(false);
-            SQLException e =
-                    assertThrows(SQLException.class, () -> log.record(c, new AppliedPosition(Lsn.parse("0/10"), 0, 1)));
+            AppliedPosition position = new AppliedPosition(Lsn.parse("0/10"), 1_700_000_000_000_000L, 1);
+            applyAndEnd(c, log, position, true);
+            assertEquals(position, log.load(c));
+        }
+    }
+
+    @Test
+    void whenRecordingFailsNothingIsCommitted() throws SQLException {
+        ProgressLog log = new ProgressTable(new TableName("public", "progress_d"), "sink-a", "shop");
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
+            log.prepare(c);
+            st.execute("DROP TABLE progress_d");
+            AppliedPosition position = new AppliedPosition(Lsn.parse("0/20"), 0, 4242);
+            assertThrows(SQLException.class, () -> applyAndEnd(c, log, position, true));
             c.rollback();
-            assertTrue(e.getMessage().contains("progress row (sink-a, shop) is missing"), e.getMessage());
+            c.setAutoCommit(true);
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM applied_rows WHERE xid = 4242")) {
+                rs.next();
+                assertEquals(0, rs.getInt(1), "the change went with the failed progress write");
+            }
         }
     }
 
@@ -128,9 +148,8 @@ class ProgressLogTest {
             st.execute("CREATE TABLE IF NOT EXISTS applied_rows (xid bigint)");
             st.execute("INSERT INTO applied_rows VALUES (" + position.xid() + ")");
         }
-        log.record(c, position);
         if (commit) {
-            c.commit();
+            log.recordAndCommit(c, position);
         } else {
             c.rollback();
         }
