@@ -63,6 +63,15 @@ public final class PgSinkConfig extends AbstractConfig {
             "Most rows of one table and operation sent to the target as one batched statement.";
     static final int APPLY_BATCH_MAX_ROWS_DEFAULT = 1000;
 
+    public static final String APPLY_GROUP_MAX_TRANSACTIONS = "apply.group.max.transactions";
+    static final String APPLY_GROUP_MAX_TRANSACTIONS_DOC = "Most consecutive source transactions applied as one"
+            + " target transaction when they are ready together (at most 10,000 rows; large transactions stand"
+            + " alone). Commits happen strictly in source order, one after the other, so small transactions"
+            + " spend most of their time waiting to commit; a group commits once. Readers of the target still"
+            + " see only committed source states, in order, but not the states inside a group. 1 applies each"
+            + " source transaction as its own target transaction.";
+    static final int APPLY_GROUP_MAX_TRANSACTIONS_DEFAULT = 32;
+
     public static final String CONFLICT_POLICY = "conflict.policy";
     static final String CONFLICT_POLICY_DOC = "When an insert finds its key taken, or an update or delete finds no"
             + " row: error (stop the task, naming transaction, table and key), skip (log, count and go on) or"
@@ -162,6 +171,10 @@ public final class PgSinkConfig extends AbstractConfig {
         return TopicNames.perTable(getString(SOURCE_TOPIC_PREFIX)).transactionsTopic();
     }
 
+    public int applyGroupMaxTransactions() {
+        return getInt(APPLY_GROUP_MAX_TRANSACTIONS);
+    }
+
     public int applyWorkers() {
         return getInt(APPLY_WORKERS);
     }
@@ -256,6 +269,13 @@ public final class PgSinkConfig extends AbstractConfig {
                 .define(INT, APPLY_WORKERS_DEFAULT, Range.between(1, 64), HIGH, APPLY_WORKERS_DOC);
         group.key(APPLY_BATCH_MAX_ROWS, "Rows per batch", Width.SHORT)
                 .define(INT, APPLY_BATCH_MAX_ROWS_DEFAULT, Range.atLeast(1), LOW, APPLY_BATCH_MAX_ROWS_DOC);
+        group.key(APPLY_GROUP_MAX_TRANSACTIONS, "Transactions per target transaction", Width.SHORT)
+                .define(
+                        INT,
+                        APPLY_GROUP_MAX_TRANSACTIONS_DEFAULT,
+                        Range.atLeast(1),
+                        MEDIUM,
+                        APPLY_GROUP_MAX_TRANSACTIONS_DOC);
         group.key(CONFLICT_POLICY, "Conflict policy", Width.SHORT)
                 .define(STRING, CONFLICT_POLICY_DEFAULT, CONFLICT_POLICIES, HIGH, CONFLICT_POLICY_DOC);
         group.key(SYNCHRONOUS_COMMIT, "Synchronous commit", Width.SHORT)

@@ -135,7 +135,7 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     public void committed(SourceTransaction tx, long sequence, long rowCount) {
         appliedLsn.set(tx.endLsn().asLong());
         appliedCommitMs.set(tx.end().commitTsUs() / 1000L);
-        transactions.record(1);
+        transactions.record(tx.transactionCount());
         rows.record(rowCount);
     }
 

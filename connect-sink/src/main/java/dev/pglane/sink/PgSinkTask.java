@@ -4,6 +4,7 @@ import dev.pglane.connect.database.SqlStateClass;
 import dev.pglane.sink.assemble.AssemblerSettings;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.assemble.TransactionAssembler;
+import dev.pglane.sink.assemble.TransactionGroups;
 import dev.pglane.sink.progress.OffsetLedger;
 import dev.pglane.wire.TopicNames;
 import java.sql.SQLException;
@@ -34,6 +35,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class PgSinkTask extends SinkTask {
     private static final Logger log = LoggerFactory.getLogger(PgSinkTask.class);
+    /** Most rows in a group of transactions: a group holds its row locks until it commits. */
+    private static final long GROUP_MAX_CHANGES = 10_000;
 
     private PgSinkConfig config;
     private String sinkName;
@@ -50,6 +53,7 @@ public final class PgSinkTask extends SinkTask {
     private ApplyPipeline pipeline;
     private long durableSequence;
     private Backpressure backpressure;
+    private TransactionGroups groups;
 
     @Override
     public String version() {
@@ -64,6 +68,7 @@ public final class PgSinkTask extends SinkTask {
         messagesTopic = TopicNames.perTable(config.sourceTopicPrefix()).messagesTopic();
         metrics = PgSinkMetrics.create(context, "pglane sink " + sinkName);
         backpressure = new Backpressure(config.bufferMaxBytes(), config.bufferMaxTransactions());
+        groups = new TransactionGroups(config.applyGroupMaxTransactions(), GROUP_MAX_CHANGES);
         log.info("pglane sink {} starting: {} apply workers", sinkName, config.applyWorkers());
     }
 
@@ -140,7 +145,7 @@ public final class PgSinkTask extends SinkTask {
      * the ledger, so that the restart rewinds to their records.
      */
     private void release() {
-        List<SourceTransaction> ready = assembler.drainReady();
+        List<SourceTransaction> ready = groups.group(assembler.drainReady());
         for (int i = 0; i < ready.size(); i++) {
             SourceTransaction tx = ready.get(i);
             long sequence;

@@ -107,7 +107,9 @@ class SinkReplicationIT {
         SqlSession.execute(target, "CREATE SCHEMA " + name, tables);
         SqlSession.execute(target, TargetTriggers.countingTriggers(name).toArray(String[]::new));
 
-        try (SinkConnectorRun run = SinkConnectorRun.start(worker, source, target, name, Map.of("apply.workers", "4"));
+        // each source transaction its own target transaction: grouped, the two would never run at once
+        Map<String, String> sink = Map.of("apply.workers", "4", "apply.group.max.transactions", "1");
+        try (SinkConnectorRun run = SinkConnectorRun.start(worker, source, target, name, sink);
                 SqlSession session = SqlSession.open(source)) {
             int rounds = 3;
             for (int round = 1; round <= rounds; round++) {

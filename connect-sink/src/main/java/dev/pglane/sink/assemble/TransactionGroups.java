@@ -1,0 +1,83 @@
+package dev.pglane.sink.assemble;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Joins consecutive small source transactions into groups that apply as one target transaction each.
+ *
+ * <p>Every target commit is a link in a chain: commits happen strictly in source order, so each one
+ * waits for the previous commit's round trip and for the thread that sent it, whatever the number of
+ * workers. Small transactions (pgbench's are four rows) spend most of their time in that chain. A group
+ * pays for it once. Readers of the target still see only committed source states, in order; between
+ * two groups they just skip the states inside one. The group's progress is its last transaction's
+ * END, written in the same commit, so a group is applied entirely or not at all, exactly once.
+ *
+ * <p>Only transactions held in memory are grouped: a spilled one is large enough to stand alone.
+ */
+public final class TransactionGroups {
+    private final int maxTransactions;
+    private final long maxChanges;
+
+    /**
+     * @param maxTransactions most source transactions in a group; 1 turns grouping off
+     * @param maxChanges most change records in a group (a group closes before it would pass it, unless
+     *     it is a single transaction)
+     */
+    public TransactionGroups(int maxTransactions, long maxChanges) {
+        this.maxTransactions = maxTransactions;
+        this.maxChanges = maxChanges;
+    }
+
+    /** {@code ready} (in commit order) as groups, in the same order. */
+    public List<SourceTransaction> group(List<SourceTransaction> ready) {
+        if (maxTransactions <= 1 || ready.size() <= 1) {
+            return ready;
+        }
+        List<SourceTransaction> groups = new ArrayList<>();
+        List<SourceTransaction> open = new ArrayList<>();
+        long openChanges = 0;
+        for (SourceTransaction tx : ready) {
+            boolean fits = !tx.changes().spilled()
+                    && open.size() < maxTransactions
+                    && openChanges + tx.changes().count() <= maxChanges;
+            if (!fits && !open.isEmpty()) {
+                groups.add(join(open));
+                open = new ArrayList<>();
+                openChanges = 0;
+            }
+            if (tx.changes().spilled()) {
+                groups.add(tx);
+            } else {
+                open.add(tx);
+                openChanges += tx.changes().count();
+            }
+        }
+        if (!open.isEmpty()) {
+            groups.add(join(open));
+        }
+        return groups;
+    }
+
+    private static SourceTransaction join(List<SourceTransaction> members) {
+        if (members.size() == 1) {
+            return members.get(0);
+        }
+        SourceTransaction last = members.get(members.size() - 1);
+        Map<TopicPartition, Long> firstOffsets = new HashMap<>();
+        for (SourceTransaction member : members) {
+            member.firstOffsets().forEach((partition, offset) -> firstOffsets.merge(partition, offset, Math::min));
+        }
+        return new SourceTransaction(
+                last.end(),
+                last.markerOffset(),
+                firstOffsets,
+                new GroupedChanges(
+                        members.stream().map(SourceTransaction::changes).toList()),
+                members.get(0).firstXid(),
+                members.stream().mapToInt(SourceTransaction::transactionCount).sum());
+    }
+}
