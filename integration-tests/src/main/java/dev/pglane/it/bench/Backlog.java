@@ -156,6 +156,28 @@ final class Backlog {
         }
     }
 
+    /**
+     * Waits until no walsender uses {@code slot}, then a moment more: a walsender outlives its client briefly, and
+     * its CPU time reaches the postmaster's account of exited children only once the postmaster has reaped it.
+     */
+    static void awaitSlotReleased(PostgresNode server, String slot) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (slotActive(server, slot) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(500);
+    }
+
+    /**
+     * Brings the source back to the state {@link #prepare} left (pgbench's tables initialised again, the other
+     * tables empty with their sequences restarted), so that a second backlog starts where a target copy of that
+     * state does. Only while no slot exists: the reset is not meant to be replicated.
+     */
+    void reset() throws SQLException, IOException, InterruptedException {
+        pgbench.init(shape.scale());
+        execute("TRUNCATE bulk_rows, fence RESTART IDENTITY", "CHECKPOINT");
+    }
+
     private void execute(String... statements) throws SQLException {
         try (Connection connection = server.open();
                 Statement statement = connection.createStatement()) {

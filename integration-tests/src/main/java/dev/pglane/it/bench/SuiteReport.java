@@ -27,6 +27,32 @@ final class SuiteReport {
 
     /** Writes {@code dir/report.json} with {@code measured} in place of earlier entries of {@code stage} on {@code backlog}. */
     static Path merge(Path dir, String backlog, String stage, List<CatchUpMeasurement> measured) throws IOException {
+        return replace(
+                dir,
+                backlog,
+                stage,
+                measured.stream().map(m -> entry(backlog, stage, m)).toList());
+    }
+
+    /**
+     * Writes {@code dir/report.json} with the source stage's runs in place of earlier source entries of their
+     * backlogs. pg_recvlogical and the engine runs put their process's CPU under {@code client}, and {@code connect}
+     * is null for them; {@code consumer} tells pglane's run into Kafka from its run into a no-op consumer.
+     */
+    static Path mergeSource(Path dir, List<BenchReport.Run> runs) throws IOException {
+        Path file = dir.resolve(FILE);
+        for (String backlog :
+                runs.stream().map(r -> r.workload().label()).distinct().toList()) {
+            List<ObjectNode> entries = runs.stream()
+                    .filter(r -> r.workload().label().equals(backlog))
+                    .flatMap(r -> r.measurements().stream().map(m -> sourceEntry(backlog, r.run(), m)))
+                    .toList();
+            replace(dir, backlog, "source", entries);
+        }
+        return file;
+    }
+
+    private static Path replace(Path dir, String backlog, String stage, List<ObjectNode> entries) throws IOException {
         Path file = dir.resolve(FILE);
         ObjectNode root = Files.exists(file) ? (ObjectNode) JSON.readTree(file.toFile()) : JSON.createObjectNode();
         ArrayNode runs = JSON.createArrayNode();
@@ -36,9 +62,7 @@ final class SuiteReport {
                 runs.add(entry);
             }
         }
-        for (CatchUpMeasurement m : measured) {
-            runs.add(entry(backlog, stage, m));
-        }
+        entries.forEach(runs::add);
         root.set("runs", runs);
         Files.createDirectories(dir);
         JSON.writeValue(file.toFile(), root);
@@ -62,6 +86,30 @@ final class SuiteReport {
             cpu.putNull("connect");
         } else {
             cpu.put("connect", round(m.connectCpu()));
+        }
+        return entry;
+    }
+
+    private static ObjectNode sourceEntry(String backlog, int run, Measurement m) {
+        SourceSystem system = SourceSystem.of(m.system());
+        ObjectNode entry = JSON.createObjectNode();
+        entry.put("backlog", backlog);
+        entry.put("stage", "source");
+        entry.put("system", system.system());
+        entry.put("consumer", system.consumer());
+        entry.put("workers", 1);
+        entry.put("run", run);
+        entry.put("seconds", round(m.seconds()));
+        entry.put("tx_per_s", round(m.transactionsPerSecond()));
+        entry.put("changes_per_s", round(m.changesPerSecond()));
+        ObjectNode cpu = entry.putObject("cpu_s");
+        cpu.put("source_pg", round(m.sourceCpuSeconds()));
+        cpu.putNull("target_pg");
+        if (system.runsInConnect()) {
+            cpu.put("connect", round(m.clientCpuSeconds()));
+        } else {
+            cpu.putNull("connect");
+            cpu.put("client", round(m.clientCpuSeconds()));
         }
         return entry;
     }

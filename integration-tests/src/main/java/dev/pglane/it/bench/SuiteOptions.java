@@ -1,0 +1,91 @@
+package dev.pglane.it.bench;
+
+import dev.pglane.it.stack.PostgresVersion;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The command line of {@link SuiteBench}. {@code --quick} changes the defaults only: options given beside it win.
+ *
+ * @param engineClasspath the class path file of the engine JVM, or null to leave out the engine runs (pglane into a
+ *     no-op consumer, Debezium)
+ * @param nativeSubscriber whether the sink stage measures PostgreSQL's own subscriber
+ * @param sourceSettings changes to the example source config, for the runs into Kafka
+ * @param sinkSettings changes to the example sink config
+ */
+public record SuiteOptions(
+        PostgresVersion version,
+        int runs,
+        List<Workload> workloads,
+        BacklogShape backlog,
+        List<Integer> workers,
+        Path outDir,
+        Path pluginPath,
+        Path pgRecvlogical,
+        Path engineClasspath,
+        boolean nativeSubscriber,
+        Map<String, String> sourceSettings,
+        Map<String, String> sinkSettings) {
+
+    static final String USAGE = String.join(
+            "\n",
+            "Every stage on the same backlogs, in one run: the source stage (pg_recvlogical, pglane into Kafka,",
+            "pglane and Debezium 3.6.1.Final into a no-op consumer in Debezium's engine), then the sink stage",
+            "(PostgreSQL's subscriber, pglane's sink with each worker count). Writes report.json and report.md.",
+            "options (all optional):",
+            "  --quick                  small sizes for a smoke run: 1 run, pgbench scale 1 with 4,000",
+            "                           transactions, 50,000 bulk rows, workers 1,4 (options given beside it win)",
+            "  --runs N                 runs of every system on every backlog (default 3)",
+            "  --workload W             pgbench, bulk or both (default both)",
+            "  --transactions N         pgbench transactions, over all clients (default 240000)",
+            "  --scale N                pgbench -i -s (default 10)",
+            "  --clients N              pgbench -c (default 8)",
+            "  --jobs N                 pgbench -j (default 2)",
+            "  --bulk-rows N            rows of the bulk backlog, in 1,000-row transactions (default 2000000)",
+            "  --workers LIST           apply.workers values of pglane's sink (default 1,2,4,8)",
+            "  --no-native              leave out PostgreSQL's own subscriber",
+            "  --no-engine              leave out the engine runs (pglane into a no-op consumer, Debezium)",
+            "  --pg-version N           PostgreSQL major of both servers: 14, 16, 17 or 18 (default 17)",
+            "  --out DIR                where report.json and report.md go (default target/bench)",
+            "  --plugin-path DIR        the worker's plugin.path (default integration-tests/target/plugin-path)",
+            "  --engine-classpath FILE  the engine JVM's class path (default",
+            "                           integration-tests/target/engine-classpath.txt)",
+            "  --pgbench FILE           (default /usr/bin/pgbench)",
+            "  --pg-recvlogical FILE    (default /usr/bin/pg_recvlogical)",
+            "  --source-setting K=V     change one key of the example source config (repeatable)",
+            "  --sink-setting K=V       change one key of the example sink config (repeatable)");
+
+    public static SuiteOptions parse(String[] args) {
+        BenchArgs words = BenchArgs.parse(
+                args,
+                USAGE,
+                Set.of("--quick", "--no-native", "--no-engine"),
+                Set.of("--source-setting", "--sink-setting"));
+        boolean quick = words.flag("--quick");
+        int clients = words.positive("--clients", 8);
+        int transactions = words.positive("--transactions", quick ? 4_000 : 240_000);
+        return new SuiteOptions(
+                PostgresVersion.parse(words.text("--pg-version", "17")),
+                words.positive("--runs", quick ? 1 : 3),
+                Workload.fromOption(words.text("--workload", "both")),
+                new BacklogShape(
+                        words.positive("--scale", quick ? 1 : 10),
+                        clients,
+                        words.positive("--jobs", 2),
+                        (transactions + clients - 1) / clients,
+                        words.positive("--bulk-rows", quick ? 50_000 : 2_000_000),
+                        words.path("--pgbench", "/usr/bin/pgbench")),
+                words.positives("--workers", quick ? "1,4" : "1,2,4,8"),
+                words.path("--out", "target/bench"),
+                words.path("--plugin-path", "integration-tests/target/plugin-path"),
+                words.path("--pg-recvlogical", "/usr/bin/pg_recvlogical"),
+                words.flag("--no-engine")
+                        ? null
+                        : words.path("--engine-classpath", "integration-tests/target/engine-classpath.txt"),
+                !words.flag("--no-native"),
+                words.settings("--source-setting"),
+                words.settings("--sink-setting"));
+    }
+}
