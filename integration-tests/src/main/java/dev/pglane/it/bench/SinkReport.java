@@ -25,6 +25,7 @@ final class SinkReport {
     /** A run whose figures do not count: it failed, or its target differed from the source. */
     record Failure(String configuration, int run, String reason) {}
 
+    private final String stage;
     private final String environment;
     private final Backlog.Info backlog;
     private final Measurement sourceStage;
@@ -33,6 +34,12 @@ final class SinkReport {
 
     /** @param sourceStage pglane's source connector writing the backlog to Kafka, or null when pglane was skipped */
     SinkReport(String environment, Backlog.Info backlog, Measurement sourceStage) {
+        this("sink", environment, backlog, sourceStage);
+    }
+
+    /** @param stage the stage's name in {@code report.json}, e.g. {@code sink_latency} for a run behind a proxy */
+    SinkReport(String stage, String environment, Backlog.Info backlog, Measurement sourceStage) {
+        this.stage = stage;
         this.environment = environment;
         this.backlog = backlog;
         this.sourceStage = sourceStage;
@@ -44,6 +51,10 @@ final class SinkReport {
 
     void fail(Failure failure) {
         failures.add(failure);
+    }
+
+    String stage() {
+        return stage;
     }
 
     Workload workload() {
@@ -64,7 +75,7 @@ final class SinkReport {
 
     /** Merges the runs into {@code dir/report.json}, in place of earlier sink runs on the same backlog. */
     void mergeInto(Path dir) throws IOException {
-        SuiteReport.merge(dir, backlog.workload().label(), "sink", runs);
+        SuiteReport.merge(dir, backlog.workload().label(), stage, runs);
     }
 
     /**
@@ -81,6 +92,23 @@ final class SinkReport {
             }
         }
         return best;
+    }
+
+    /**
+     * pglane's rate with {@code workers} apply workers over its rate with {@code base} in the same runs; null unless
+     * both were measured in some run.
+     */
+    Spread workerScaling(int workers, int base) {
+        List<Double> ratios = new ArrayList<>();
+        for (CatchUpMeasurement m : runs) {
+            if (!m.configuration().isNative() && m.workers() == workers) {
+                runs.stream()
+                        .filter(n -> !n.configuration().isNative() && n.workers() == base && n.run() == m.run())
+                        .findFirst()
+                        .ifPresent(n -> ratios.add(m.transactionsPerSecond() / n.transactionsPerSecond()));
+            }
+        }
+        return ratios.isEmpty() ? null : Spread.of(ratios);
     }
 
     /** A configuration and its rate over PostgreSQL's subscriber's. */

@@ -1,11 +1,13 @@
 package dev.pglane.it.bench;
 
+import dev.pglane.it.fault.TcpProxy;
 import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.KafkaNode;
 import dev.pglane.it.stack.PostgresNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,6 +29,8 @@ import org.slf4j.LoggerFactory;
 public final class SuiteBench {
     private static final Logger log = LoggerFactory.getLogger(SuiteBench.class);
     static final String MARKDOWN = "report.md";
+    static final String LATENCY_STAGE = "sink_latency";
+    static final List<Integer> LATENCY_WORKERS = List.of(1, 8);
 
     private final SuiteOptions options;
     private final PostgresNode source;
@@ -85,7 +89,7 @@ public final class SuiteBench {
             if (workload != options.workloads().get(0)) {
                 backlog.reset();
             }
-            sinkReports.add(measure(workload, backlog, targets, sourceReport, environment));
+            sinkReports.addAll(measure(workload, backlog, targets, sourceReport, environment));
         }
         sourceReport.write(options.outDir());
         for (SinkReport sinkReport : sinkReports) {
@@ -97,8 +101,11 @@ public final class SuiteBench {
         return sinkReports.stream().noneMatch(SinkReport::hasFailures);
     }
 
-    /** Both stages on one backlog of {@code workload}; adds the source runs to {@code sourceReport}. */
-    private SinkReport measure(
+    /**
+     * Both stages on one backlog of {@code workload} (and the latency stage on pgbench's); adds the source runs to
+     * {@code sourceReport} and returns the sink stages' reports.
+     */
+    private List<SinkReport> measure(
             Workload workload, Backlog backlog, TargetDatabases targets, BenchReport sourceReport, String environment)
             throws Exception {
         ConnectorRun connector =
@@ -135,9 +142,38 @@ public final class SuiteBench {
         NativeSubscriberRun nativeRun = options.nativeSubscriber() ? new NativeSubscriberRun(source, target) : null;
         new SinkStage(options.runs(), options.workers(), targets, nativeRun, sinkRun, "bench_" + workload.label() + "_")
                 .measure(sinkReport, info, SuiteBench::nativeSlot);
+        List<SinkReport> reports = new ArrayList<>(List.of(sinkReport));
+        if (options.targetDelay() != null && workload == Workload.PGBENCH) {
+            reports.add(latencyStage(info, targets, topics, inKafka, environment));
+        }
         connector.deleteTopics(topics);
         backlog.dropSlots(slots.toArray(String[]::new));
-        return sinkReport;
+        return reports;
+    }
+
+    /**
+     * pglane's sink with 1 and 8 workers onto a target it reaches through a {@link TcpProxy} that holds every chunk
+     * for the configured delay each way: how far parallel apply hides a target's round-trip time.
+     */
+    private SinkReport latencyStage(
+            Backlog.Info info, TargetDatabases targets, String topics, Measurement inKafka, String environment)
+            throws Exception {
+        long micros = options.targetDelay().toNanos() / 1000;
+        SinkReport report = new SinkReport(
+                LATENCY_STAGE,
+                environment + " Target behind a proxy holding each chunk " + micros + " µs each way.",
+                info,
+                inKafka);
+        try (TcpProxy proxy = TcpProxy.start(target.host(), target.port(), options.targetDelay())) {
+            Map<String, String> settings = new LinkedHashMap<>(options.sinkSettings());
+            settings.put("database.host", proxy.host());
+            settings.put("database.port", Integer.toString(proxy.port()));
+            SinkConnectorRun sinkRun =
+                    new SinkConnectorRun(source, target, connect.rest(), kafka.bootstrapServers(), topics, settings);
+            new SinkStage(options.runs(), LATENCY_WORKERS, targets, null, sinkRun, "bench_latency_")
+                    .measure(report, info, SuiteBench::nativeSlot);
+        }
+        return report;
     }
 
     /**

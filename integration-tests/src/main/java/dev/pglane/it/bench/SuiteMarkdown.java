@@ -12,6 +12,7 @@ final class SuiteMarkdown {
     private static final double SOURCE_VS_RECVLOGICAL = 0.9;
     private static final double SOURCE_VS_DEBEZIUM = 3.0;
     private static final double SINK_VS_NATIVE = 1.0;
+    private static final double SCALING_BEHIND_LATENCY = 3.0;
 
     private final String environment;
     private final BenchReport source;
@@ -33,7 +34,10 @@ final class SuiteMarkdown {
         targetRows().forEach(md::append);
         md.append("\n## Source stage\n\n").append(source.tables());
         for (SinkReport sink : sinks) {
-            md.append("\n## Sink stage, ")
+            md.append(
+                            sink.stage().equals(SuiteBench.LATENCY_STAGE)
+                                    ? "\n## Sink stage behind latency, "
+                                    : "\n## Sink stage, ")
                     .append(sink.workload().label())
                     .append(" backlog\n\n")
                     .append(sink.body());
@@ -63,6 +67,14 @@ final class SuiteMarkdown {
             }
         }
         for (SinkReport sink : sinks) {
+            if (sink.stage().equals(SuiteBench.LATENCY_STAGE)) {
+                rows.add(row(
+                        sink.workload().label(),
+                        "sink behind a target with latency: 8 workers ≥ 3× 1 worker (tx/s)",
+                        sink.workerScaling(8, 1),
+                        SCALING_BEHIND_LATENCY));
+                continue;
+            }
             SinkReport.BestRatio best = sink.bestRatioToNative();
             rows.add(row(
                     sink.workload().label(),

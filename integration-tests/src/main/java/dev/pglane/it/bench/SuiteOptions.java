@@ -2,6 +2,7 @@ package dev.pglane.it.bench;
 
 import dev.pglane.it.stack.PostgresVersion;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,6 +13,8 @@ import java.util.Set;
  * @param engineClasspath the class path file of the engine JVM, or null to leave out the engine runs (pglane into a
  *     no-op consumer, Debezium)
  * @param nativeSubscriber whether the sink stage measures PostgreSQL's own subscriber
+ * @param targetDelay the delay per chunk each way of the proxy in front of the target in the latency stage, or null
+ *     to leave that stage out
  * @param sourceSettings changes to the example source config, for the runs into Kafka
  * @param sinkSettings changes to the example sink config
  */
@@ -26,6 +29,7 @@ public record SuiteOptions(
         Path pgRecvlogical,
         Path engineClasspath,
         boolean nativeSubscriber,
+        Duration targetDelay,
         Map<String, String> sourceSettings,
         Map<String, String> sinkSettings) {
 
@@ -47,6 +51,9 @@ public record SuiteOptions(
             "  --workers LIST           apply.workers values of pglane's sink (default 1,2,4,8)",
             "  --no-native              leave out PostgreSQL's own subscriber",
             "  --no-engine              leave out the engine runs (pglane into a no-op consumer, Debezium)",
+            "  --latency-us N           the latency stage (pgbench backlog): pglane's sink with 1 and 8 workers",
+            "                           onto a target behind a proxy that holds each chunk N µs each way (default 200)",
+            "  --no-latency             leave out the latency stage",
             "  --pg-version N           PostgreSQL major of both servers: 14, 16, 17 or 18 (default 17)",
             "  --out DIR                where report.json and report.md go (default target/bench)",
             "  --plugin-path DIR        the worker's plugin.path (default integration-tests/target/plugin-path)",
@@ -61,7 +68,7 @@ public record SuiteOptions(
         BenchArgs words = BenchArgs.parse(
                 args,
                 USAGE,
-                Set.of("--quick", "--no-native", "--no-engine"),
+                Set.of("--quick", "--no-native", "--no-engine", "--no-latency"),
                 Set.of("--source-setting", "--sink-setting"));
         boolean quick = words.flag("--quick");
         int clients = words.positive("--clients", 8);
@@ -85,6 +92,7 @@ public record SuiteOptions(
                         ? null
                         : words.path("--engine-classpath", "integration-tests/target/engine-classpath.txt"),
                 !words.flag("--no-native"),
+                words.flag("--no-latency") ? null : Duration.ofNanos(1000L * words.positive("--latency-us", 200)),
                 words.settings("--source-setting"),
                 words.settings("--sink-setting"));
     }
