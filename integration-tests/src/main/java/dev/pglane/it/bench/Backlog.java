@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -109,19 +110,42 @@ final class Backlog {
             changes = rows;
         }
         double seconds = (System.nanoTime() - begin) / 1e9;
-        long fenceXid;
-        Lsn fenceBound;
+        Fence fence = writeFence();
+        Lsn end = Lsn.parse(query("SELECT pg_current_wal_lsn()::text"));
+        return new Info(workload, transactions, changes, start, end, fence.xid(), fence.bound(), seconds);
+    }
+
+    /** A logical slot at the server's current position, for a reader that starts now. */
+    void createSlot(String slot) throws SQLException {
+        query("SELECT lsn::text FROM pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
+    }
+
+    /** pgbench's TPC-B load for {@code duration}, with the backlog's clients and jobs; returns its transactions. */
+    long load(Duration duration) throws IOException, InterruptedException {
+        return pgbench.runFor(shape.clients(), shape.jobs(), duration);
+    }
+
+    /**
+     * The one-row transaction that ends a backlog.
+     *
+     * @param xid its xid: its END marks the end for the connector
+     * @param bound the WAL insert position inside it, before its commit: every earlier transaction's commit ends
+     *     before it and the fence's after it
+     */
+    record Fence(long xid, Lsn bound) {}
+
+    /** Commits a fence transaction: everything committed before it is behind its bound. */
+    Fence writeFence() throws SQLException {
         try (Connection connection = server.open();
                 Statement statement = connection.createStatement()) {
             connection.setAutoCommit(false);
             statement.execute("INSERT INTO fence DEFAULT VALUES");
-            fenceXid = single(statement, "SELECT (txid_current() % 4294967296)::text")
+            long xid = single(statement, "SELECT (txid_current() % 4294967296)::text")
                     .transform(Long::parseLong);
-            fenceBound = Lsn.parse(single(statement, "SELECT pg_current_wal_insert_lsn()::text"));
+            Lsn bound = Lsn.parse(single(statement, "SELECT pg_current_wal_insert_lsn()::text"));
             connection.commit();
+            return new Fence(xid, bound);
         }
-        Lsn end = Lsn.parse(query("SELECT pg_current_wal_lsn()::text"));
-        return new Info(workload, transactions, changes, start, end, fenceXid, fenceBound, seconds);
     }
 
     /**

@@ -91,14 +91,53 @@ public final class SuiteBench {
             }
             sinkReports.addAll(measure(workload, backlog, targets, sourceReport, environment));
         }
+        EndToEndReport endToEnd = options.endToEnd() == null ? null : endToEnd(backlog, targets);
         sourceReport.write(options.outDir());
         for (SinkReport sinkReport : sinkReports) {
             sinkReport.mergeInto(options.outDir());
         }
-        String markdown = new SuiteMarkdown(environment, sourceReport, sinkReports).render();
+        if (endToEnd != null) {
+            SuiteReport.mergeEndToEnd(options.outDir(), endToEnd.runs());
+        }
+        String markdown = new SuiteMarkdown(environment, sourceReport, sinkReports, endToEnd).render();
         Files.writeString(options.outDir().resolve(MARKDOWN), markdown);
         System.out.println(markdown);
-        return sinkReports.stream().noneMatch(SinkReport::hasFailures);
+        return sinkReports.stream().noneMatch(SinkReport::hasFailures) && (endToEnd == null || !endToEnd.hasFailures());
+    }
+
+    /** The end-to-end stage, run after run; a failed or wrong run is recorded, not measured. */
+    private EndToEndReport endToEnd(Backlog backlog, TargetDatabases targets) {
+        EndToEndRun e2e = new EndToEndRun(
+                target,
+                connect.rest(),
+                kafka.bootstrapServers(),
+                backlog,
+                targets,
+                options.sourceSettings(),
+                options.sinkSettings());
+        List<EndToEndMeasurement> runs = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        for (int run = 1; run <= options.runs(); run++) {
+            try {
+                EndToEndMeasurement m = e2e.measure(options.endToEnd(), options.endToEndWorkers(), run);
+                log.info(
+                        "end to end, run {}: {} tx in {} s ({} tx/s), drained in {} s; lag max {} s, at load end {}"
+                                + " s, bounded: {}",
+                        run,
+                        m.transactions(),
+                        String.format(Locale.ROOT, "%.1f", m.loadSeconds()),
+                        Math.round(m.generationRate()),
+                        String.format(Locale.ROOT, "%.2f", m.drainSeconds()),
+                        String.format(Locale.ROOT, "%.2f", m.lag().maxSeconds()),
+                        String.format(Locale.ROOT, "%.2f", m.lag().endSeconds()),
+                        m.lag().bounded());
+                runs.add(m);
+            } catch (Exception e) {
+                log.error("end to end, run {} failed", run, e);
+                failures.add("run " + run + ": " + e.getMessage());
+            }
+        }
+        return new EndToEndReport(runs, failures);
     }
 
     /**

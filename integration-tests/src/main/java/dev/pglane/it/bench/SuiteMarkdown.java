@@ -17,11 +17,14 @@ final class SuiteMarkdown {
     private final String environment;
     private final BenchReport source;
     private final List<SinkReport> sinks;
+    private final EndToEndReport endToEnd;
 
-    SuiteMarkdown(String environment, BenchReport source, List<SinkReport> sinks) {
+    /** @param endToEnd the end-to-end stage, or null when it was left out */
+    SuiteMarkdown(String environment, BenchReport source, List<SinkReport> sinks, EndToEndReport endToEnd) {
         this.environment = environment;
         this.source = source;
         this.sinks = sinks;
+        this.endToEnd = endToEnd;
     }
 
     String render() {
@@ -41,6 +44,9 @@ final class SuiteMarkdown {
                     .append(sink.workload().label())
                     .append(" backlog\n\n")
                     .append(sink.body());
+        }
+        if (endToEnd != null) {
+            md.append("\n## End to end\n\n").append(endToEnd.body());
         }
         return md.toString();
     }
@@ -82,6 +88,15 @@ final class SuiteMarkdown {
                             + " ≥ 1.0× PostgreSQL's subscriber (tx/s)",
                     best == null ? null : best.ratio(),
                     SINK_VS_NATIVE));
+        }
+        if (endToEnd != null) {
+            Boolean bounded = endToEnd.bounded();
+            rows.add(String.format(
+                    Locale.ROOT,
+                    "| pgbench load | end to end: lag bounded under pgbench's load | %d of %d runs bounded | %s |\n",
+                    endToEnd.runs().stream().filter(m -> m.lag().bounded()).count(),
+                    endToEnd.runs().size(),
+                    bounded == null ? "not measured" : bounded ? "yes" : "no"));
         }
         return rows;
     }

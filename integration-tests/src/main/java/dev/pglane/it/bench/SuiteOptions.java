@@ -13,6 +13,8 @@ import java.util.Set;
  * @param engineClasspath the class path file of the engine JVM, or null to leave out the engine runs (pglane into a
  *     no-op consumer, Debezium)
  * @param nativeSubscriber whether the sink stage measures PostgreSQL's own subscriber
+ * @param endToEnd how long the end-to-end stage's load runs, or null to leave that stage out
+ * @param endToEndWorkers the sink's apply.workers in the end-to-end stage
  * @param targetDelay the delay per chunk each way of the proxy in front of the target in the latency stage, or null
  *     to leave that stage out
  * @param sourceSettings changes to the example source config, for the runs into Kafka
@@ -29,6 +31,8 @@ public record SuiteOptions(
         Path pgRecvlogical,
         Path engineClasspath,
         boolean nativeSubscriber,
+        Duration endToEnd,
+        int endToEndWorkers,
         Duration targetDelay,
         Map<String, String> sourceSettings,
         Map<String, String> sinkSettings) {
@@ -40,7 +44,8 @@ public record SuiteOptions(
             "(PostgreSQL's subscriber, pglane's sink with each worker count). Writes report.json and report.md.",
             "options (all optional):",
             "  --quick                  small sizes for a smoke run: 1 run, pgbench scale 1 with 4,000",
-            "                           transactions, 50,000 bulk rows, workers 1,4 (options given beside it win)",
+            "                           transactions, 50,000 bulk rows, workers 1,4, a 20 s end-to-end load",
+            "                           (options given beside it win)",
             "  --runs N                 runs of every system on every backlog (default 3)",
             "  --workload W             pgbench, bulk or both (default both)",
             "  --transactions N         pgbench transactions, over all clients (default 240000)",
@@ -51,6 +56,10 @@ public record SuiteOptions(
             "  --workers LIST           apply.workers values of pglane's sink (default 1,2,4,8)",
             "  --no-native              leave out PostgreSQL's own subscriber",
             "  --no-engine              leave out the engine runs (pglane into a no-op consumer, Debezium)",
+            "  --e2e-seconds N          the end-to-end stage: pgbench's load with --clients clients for N seconds",
+            "                           while the whole pipeline runs, per run (default 60)",
+            "  --e2e-workers N          apply.workers of the sink in the end-to-end stage (default 4)",
+            "  --no-e2e                 leave out the end-to-end stage",
             "  --latency-us N           the latency stage (pgbench backlog): pglane's sink with 1 and 8 workers",
             "                           onto a target behind a proxy that holds each chunk N µs each way (default 200)",
             "  --no-latency             leave out the latency stage",
@@ -68,7 +77,7 @@ public record SuiteOptions(
         BenchArgs words = BenchArgs.parse(
                 args,
                 USAGE,
-                Set.of("--quick", "--no-native", "--no-engine", "--no-latency"),
+                Set.of("--quick", "--no-native", "--no-engine", "--no-latency", "--no-e2e"),
                 Set.of("--source-setting", "--sink-setting"));
         boolean quick = words.flag("--quick");
         int clients = words.positive("--clients", 8);
@@ -92,6 +101,8 @@ public record SuiteOptions(
                         ? null
                         : words.path("--engine-classpath", "integration-tests/target/engine-classpath.txt"),
                 !words.flag("--no-native"),
+                words.flag("--no-e2e") ? null : Duration.ofSeconds(words.positive("--e2e-seconds", quick ? 20 : 60)),
+                words.positive("--e2e-workers", 4),
                 words.flag("--no-latency") ? null : Duration.ofNanos(1000L * words.positive("--latency-us", 200)),
                 words.settings("--source-setting"),
                 words.settings("--sink-setting"));

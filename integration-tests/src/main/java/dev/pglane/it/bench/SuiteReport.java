@@ -21,6 +21,9 @@ import java.util.List;
  */
 final class SuiteReport {
     static final String FILE = "report.json";
+    /** The end-to-end stage's load: pgbench running while the pipeline runs, not a backlog written beforehand. */
+    static final String END_TO_END_BACKLOG = "pgbench_load";
+
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private SuiteReport() {}
@@ -50,6 +53,15 @@ final class SuiteReport {
             replace(dir, backlog, "source", entries);
         }
         return file;
+    }
+
+    /** Writes {@code dir/report.json} with the end-to-end runs in place of earlier ones (backlog {@code pgbench_load}). */
+    static Path mergeEndToEnd(Path dir, List<EndToEndMeasurement> measured) throws IOException {
+        return replace(
+                dir,
+                END_TO_END_BACKLOG,
+                "e2e",
+                measured.stream().map(SuiteReport::endToEndEntry).toList());
     }
 
     private static Path replace(Path dir, String backlog, String stage, List<ObjectNode> entries) throws IOException {
@@ -111,6 +123,31 @@ final class SuiteReport {
             cpu.putNull("connect");
             cpu.put("client", round(m.clientCpuSeconds()));
         }
+        return entry;
+    }
+
+    private static ObjectNode endToEndEntry(EndToEndMeasurement m) {
+        ObjectNode entry = JSON.createObjectNode();
+        entry.put("backlog", END_TO_END_BACKLOG);
+        entry.put("stage", "e2e");
+        entry.put("system", "pglane");
+        entry.put("workers", m.workers());
+        entry.put("run", m.run());
+        entry.put("seconds", round(m.loadSeconds() + m.drainSeconds()));
+        entry.put("tx_per_s", round(m.applyRate()));
+        entry.put("changes_per_s", round(4 * m.applyRate()));
+        entry.put("load_s", round(m.loadSeconds()));
+        entry.put("drain_s", round(m.drainSeconds()));
+        entry.put("generation_tx_per_s", round(m.generationRate()));
+        entry.put("lag_max_s", round(m.lag().maxSeconds()));
+        entry.put("lag_end_s", round(m.lag().endSeconds()));
+        entry.put("lag_first_third_mean_s", round(m.lag().firstThirdMean()));
+        entry.put("lag_last_third_mean_s", round(m.lag().lastThirdMean()));
+        entry.put("lag_bounded", m.lag().bounded());
+        ObjectNode cpu = entry.putObject("cpu_s");
+        cpu.put("source_pg", round(m.cpu().sourcePg()));
+        cpu.put("target_pg", round(m.cpu().targetPg()));
+        cpu.put("connect", round(m.cpu().jvm()));
         return entry;
     }
 
