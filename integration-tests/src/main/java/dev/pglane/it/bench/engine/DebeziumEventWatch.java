@@ -8,16 +8,13 @@ import org.apache.kafka.connect.source.SourceRecord;
  * {@code op} of c, u or d is a change; a new {@code source.txId} starts a transaction, since events come in commit
  * order, one transaction after the other; the insert into the {@code fence} table ends the backlog.
  */
-final class DebeziumEventWatch implements EndWatch {
+final class DebeziumEventWatch extends EndWatch {
     private static final String FENCE_TABLE = "fence";
 
-    private long transactions;
-    private long changes;
     private long lastTxId = -1;
-    private boolean fence;
 
     @Override
-    public void accept(SourceRecord record) {
+    void accept(SourceRecord record) {
         if (!(record.value() instanceof Struct value) || value.schema().field("op") == null) {
             return; // a tombstone, or not a change event
         }
@@ -36,20 +33,5 @@ final class DebeziumEventWatch implements EndWatch {
             lastTxId = txId;
         }
         changes++;
-    }
-
-    @Override
-    public boolean done() {
-        return fence;
-    }
-
-    @Override
-    public long transactions() {
-        return transactions;
-    }
-
-    @Override
-    public long changes() {
-        return changes;
     }
 }

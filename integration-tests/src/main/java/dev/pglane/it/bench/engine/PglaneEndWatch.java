@@ -9,18 +9,15 @@ import org.apache.kafka.connect.source.SourceRecord;
  * pglane's records, counted the way the Kafka run counts them: by the END markers, whose event counts say how many
  * change records each transaction had; the fence transaction's END ends the backlog.
  */
-final class PglaneEndWatch implements EndWatch {
+final class PglaneEndWatch extends EndWatch {
     private final long fenceXid;
-    private long transactions;
-    private long changes;
-    private boolean fence;
 
     PglaneEndWatch(long fenceXid) {
         this.fenceXid = fenceXid;
     }
 
     @Override
-    public void accept(SourceRecord record) {
+    void accept(SourceRecord record) {
         if (!(record.value() instanceof Struct value)
                 || !MarkerCodec.SCHEMA_NAME.equals(value.schema().name())) {
             return;
@@ -33,20 +30,5 @@ final class PglaneEndWatch implements EndWatch {
                 changes += end.eventCount();
             }
         }
-    }
-
-    @Override
-    public boolean done() {
-        return fence;
-    }
-
-    @Override
-    public long transactions() {
-        return transactions;
-    }
-
-    @Override
-    public long changes() {
-        return changes;
     }
 }
