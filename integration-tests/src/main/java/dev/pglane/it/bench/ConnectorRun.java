@@ -79,7 +79,7 @@ final class ConnectorRun {
 
     /** Deletes the connector and waits until its slot is released. */
     void remove(String name, String slot) throws InterruptedException {
-        rest.deleteConnector(name);
+        SinkConnectorRun.deleteIfCreated(rest, name);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (Backlog.slotActive(server, slot)) {
             if (System.nanoTime() > deadline) {

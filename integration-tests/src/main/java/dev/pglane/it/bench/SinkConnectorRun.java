@@ -92,7 +92,7 @@ final class SinkConnectorRun {
      * next run starts rather than spending that run's CPU.
      */
     void remove(String name) throws InterruptedException {
-        rest.deleteConnector(name);
+        deleteIfCreated(rest, name);
         long deadline = System.nanoTime() + REMOVAL.toNanos();
         while (System.nanoTime() < deadline) {
             try {
@@ -107,6 +107,20 @@ final class SinkConnectorRun {
         }
         throw new IllegalStateException(
                 "the worker still knows connector " + name + " " + REMOVAL + " after its delete");
+    }
+
+    /**
+     * Deletes connector {@code name}. One the worker does not know (its creation failed) is no error here: the
+     * failure to report is the creation's, which this must not hide.
+     */
+    static void deleteIfCreated(ConnectRestClient rest, String name) {
+        try {
+            rest.deleteConnector(name);
+        } catch (ConnectRestException e) {
+            if (e.status() != 404) {
+                throw e;
+            }
+        }
     }
 
     void checkRunning(String name) {
