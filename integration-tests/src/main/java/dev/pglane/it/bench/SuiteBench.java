@@ -23,8 +23,10 @@ import org.slf4j.LoggerFactory;
  * every slot of every run and system is created at one WAL position, then the backlog and its fence are written
  * once. The source stage lets each reader catch up from its own slot, run after run ({@link SourceStage}); pglane's
  * first run into Kafka leaves its topics for the sink stage, which applies them onto fresh copies of the target's
- * template beside PostgreSQL's subscriber ({@link SinkStage}). Before the second backlog the source is reset to the
- * template's state. Writes {@code report.json} (every run of every stage) and {@code report.md}.
+ * template beside PostgreSQL's subscriber ({@link SinkStage}), then, on pgbench's backlog, once more onto a target
+ * behind a delaying proxy with 1 and 8 workers (the latency stage). Before the second backlog the source is reset to
+ * the template's state. Last, the end-to-end stage: pgbench's load through the whole pipeline ({@link EndToEndRun}).
+ * Writes {@code report.json} (every run of every stage) and {@code report.md}.
  */
 public final class SuiteBench {
     private static final Logger log = LoggerFactory.getLogger(SuiteBench.class);
@@ -63,7 +65,7 @@ public final class SuiteBench {
         });
     }
 
-    /** Returns false when a sink run failed or applied wrongly; a failed source run throws. */
+    /** Returns false when a sink or end-to-end run failed or applied wrongly; a failed source run throws. */
     private static boolean run(SuiteOptions options, Path workDir) throws Exception {
         // a report of one run: entries of an earlier run must not mix with this one's
         Files.deleteIfExists(options.outDir().resolve(SuiteReport.FILE));
