@@ -114,20 +114,16 @@ public final class SinkCatchUpBench {
     }
 
     private String environment() {
-        BacklogShape b = options.backlog();
         return format(
                 "PostgreSQL %s, source and target servers alike (%s); %d cores, shared by the servers, the broker, the"
-                        + " worker and this benchmark. Backlog: pgbench -i -s %d, then -c %d -j %d -t %d. pglane: the"
+                        + " worker and this benchmark. Backlog: %s. pglane: the"
                         + " source from config-examples/source-json.json, the sink from config-examples/sink-json.json"
                         + " (JsonConverter with schemas; settings changed: source %s, sink %s), broker and worker in"
                         + " the benchmark's JVM. PostgreSQL's subscriber: %s.",
                 source.serverVersion(),
                 BenchServers.TUNING,
                 Runtime.getRuntime().availableProcessors(),
-                b.scale(),
-                b.clients(),
-                b.jobs(),
-                b.transactionsPerClient(),
+                options.backlog().pgbenchCommand(),
                 options.sourceSettings().isEmpty() ? "none" : options.sourceSettings(),
                 options.sinkSettings().isEmpty() ? "none" : options.sinkSettings(),
                 NativeSubscriberRun.describe());

@@ -254,12 +254,11 @@ public final class SuiteBench {
     }
 
     private String environment() {
-        BacklogShape b = options.backlog();
         return String.format(
                 Locale.ROOT,
                 "PostgreSQL %s, source and target servers alike (%s); %d cores, shared by the servers, the broker, the"
                         + " worker, the engine JVM and this benchmark. Backlogs, each written once behind every"
-                        + " slot of every run: pgbench -i -s %d, then -c %d -j %d -t %d; bulk %d rows in 1,000-row"
+                        + " slot of every run: %s; bulk %d rows in 1,000-row"
                         + " transactions. pglane into Kafka: config-examples/source-json.json (JsonConverter,"
                         + " schemas on; settings changed: %s), broker and worker in the benchmark's JVM. Engine runs:"
                         + " Debezium's engine (\"connect\" format, no converter) with a consumer that only counts, in"
@@ -268,11 +267,8 @@ public final class SuiteBench {
                 source.serverVersion(),
                 BenchServers.TUNING,
                 Runtime.getRuntime().availableProcessors(),
-                b.scale(),
-                b.clients(),
-                b.jobs(),
-                b.transactionsPerClient(),
-                b.bulkRows(),
+                options.backlog().pgbenchCommand(),
+                options.backlog().bulkRows(),
                 describe(options.sourceSettings()),
                 describe(options.sinkSettings()),
                 NativeSubscriberRun.describe());
