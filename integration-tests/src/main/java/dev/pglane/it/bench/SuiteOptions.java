@@ -40,8 +40,10 @@ public record SuiteOptions(
     static final String USAGE = String.join(
             "\n",
             "Every stage on the same backlogs, in one run: the source stage (pg_recvlogical, pglane into Kafka,",
-            "pglane and Debezium 3.6.1.Final into a no-op consumer in Debezium's engine), then the sink stage",
-            "(PostgreSQL's subscriber, pglane's sink with each worker count). Writes report.json and report.md.",
+            "pglane and Debezium 3.6.1.Final into a no-op consumer in Debezium's engine), the sink stage",
+            "(PostgreSQL's subscriber, pglane's sink with each worker count), the latency stage (the sink with 1",
+            "and 8 workers onto a target behind a delaying proxy) and the end-to-end stage (pgbench's load through",
+            "the whole pipeline). Every run is checked against the source. Writes report.json and report.md.",
             "options (all optional):",
             "  --quick                  small sizes for a smoke run: 1 run, pgbench scale 1 with 4,000",
             "                           transactions, 50,000 bulk rows, workers 1,4, a 20 s end-to-end load",
