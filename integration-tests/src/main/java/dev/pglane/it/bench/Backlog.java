@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -109,19 +110,42 @@ final class Backlog {
             changes = rows;
         }
         double seconds = (System.nanoTime() - begin) / 1e9;
-        long fenceXid;
-        Lsn fenceBound;
+        Fence fence = writeFence();
+        Lsn end = Lsn.parse(query("SELECT pg_current_wal_lsn()::text"));
+        return new Info(workload, transactions, changes, start, end, fence.xid(), fence.bound(), seconds);
+    }
+
+    /** A logical slot at the server's current position, for a reader that starts now. */
+    void createSlot(String slot) throws SQLException {
+        query("SELECT lsn::text FROM pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
+    }
+
+    /** pgbench's TPC-B load for {@code duration}, with the backlog's clients and jobs; returns its transactions. */
+    long load(Duration duration) throws IOException, InterruptedException {
+        return pgbench.runFor(shape.clients(), shape.jobs(), duration);
+    }
+
+    /**
+     * The one-row transaction that ends a backlog.
+     *
+     * @param xid its xid: its END marks the end for the connector
+     * @param bound the WAL insert position inside it, before its commit: every earlier transaction's commit ends
+     *     before it and the fence's after it
+     */
+    record Fence(long xid, Lsn bound) {}
+
+    /** Commits a fence transaction: everything committed before it is behind its bound. */
+    Fence writeFence() throws SQLException {
         try (Connection connection = server.open();
                 Statement statement = connection.createStatement()) {
             connection.setAutoCommit(false);
             statement.execute("INSERT INTO fence DEFAULT VALUES");
-            fenceXid = single(statement, "SELECT (txid_current() % 4294967296)::text")
+            long xid = single(statement, "SELECT (txid_current() % 4294967296)::text")
                     .transform(Long::parseLong);
-            fenceBound = Lsn.parse(single(statement, "SELECT pg_current_wal_insert_lsn()::text"));
+            Lsn bound = Lsn.parse(single(statement, "SELECT pg_current_wal_insert_lsn()::text"));
             connection.commit();
+            return new Fence(xid, bound);
         }
-        Lsn end = Lsn.parse(query("SELECT pg_current_wal_lsn()::text"));
-        return new Info(workload, transactions, changes, start, end, fenceXid, fenceBound, seconds);
     }
 
     /**
@@ -154,6 +178,28 @@ final class Backlog {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the state of slot " + slot, e);
         }
+    }
+
+    /**
+     * Waits until no walsender uses {@code slot}, then a moment more: a walsender outlives its client briefly, and
+     * its CPU time reaches the postmaster's account of exited children only once the postmaster has reaped it.
+     */
+    static void awaitSlotReleased(PostgresNode server, String slot) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (slotActive(server, slot) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(500);
+    }
+
+    /**
+     * Brings the source back to the state {@link #prepare} left (pgbench's tables initialised again, the other
+     * tables empty with their sequences restarted), so that a second backlog starts where a target copy of that
+     * state does. Only while no slot exists: the reset is not meant to be replicated.
+     */
+    void reset() throws SQLException, IOException, InterruptedException {
+        pgbench.init(shape.scale());
+        execute("TRUNCATE bulk_rows, fence RESTART IDENTITY", "CHECKPOINT");
     }
 
     private void execute(String... statements) throws SQLException {

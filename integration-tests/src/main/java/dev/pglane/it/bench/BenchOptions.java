@@ -2,7 +2,6 @@ package dev.pglane.it.bench;
 
 import dev.pglane.it.stack.PostgresVersion;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -48,7 +47,7 @@ public record BenchOptions(
         return new BenchOptions(
                 PostgresVersion.parse(words.text("--pg-version", "17")),
                 words.positive("--runs", 3),
-                workloads(words.text("--workload", "pgbench")),
+                Workload.fromOption(words.text("--workload", "pgbench")),
                 new BacklogShape(
                         words.positive("--scale", 10),
                         words.positive("--clients", 8),
@@ -61,16 +60,5 @@ public record BenchOptions(
                 words.path("--pg-recvlogical", "/usr/bin/pg_recvlogical"),
                 !words.flag("--no-connector"),
                 words.settings("--connector-setting"));
-    }
-
-    private static List<Workload> workloads(String value) {
-        List<Workload> workloads = new ArrayList<>();
-        switch (value) {
-            case "pgbench" -> workloads.add(Workload.PGBENCH);
-            case "bulk" -> workloads.add(Workload.BULK);
-            case "both" -> workloads.addAll(List.of(Workload.PGBENCH, Workload.BULK));
-            default -> throw new IllegalArgumentException("--workload must be pgbench, bulk or both: " + value);
-        }
-        return workloads;
     }
 }

@@ -18,8 +18,9 @@ import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The runs of a benchmark and their summary: per workload and system the median and min–max of each figure over
- * the runs, and the connector's rate as a fraction of pg_recvlogical's measured on the same backlogs.
+ * The runs of a benchmark's source stage and their summary: per workload and system the median and min–max of each
+ * figure over the runs, CPU per 1,000 transactions, and pglane's rate as a multiple of pg_recvlogical's and of
+ * Debezium's measured on the same backlogs in the same run.
  */
 final class BenchReport {
     private static final ObjectMapper JSON = new ObjectMapper()
@@ -40,7 +41,9 @@ final class BenchReport {
             Spread sourceCpuSeconds,
             Spread clientCpuSeconds,
             Map<String, Spread> clientCpuBreakdown,
-            Spread rateVsRecvLogical) {}
+            Spread cpuPerThousandTransactions,
+            Spread rateVsRecvLogical,
+            Spread rateVsDebezium) {}
 
     private final String environment;
     private final List<Run> runs = new ArrayList<>();
@@ -60,10 +63,10 @@ final class BenchReport {
                 .add(run));
         List<Summary> summaries = new ArrayList<>();
         for (List<Run> workloadRuns : byWorkload.values()) {
-            for (String system : List.of(RecvLogicalRun.SYSTEM, ConnectorRun.SYSTEM)) {
+            for (SourceSystem system : SourceSystem.values()) {
                 List<Measurement> measured = workloadRuns.stream()
                         .flatMap(run -> run.measurements().stream())
-                        .filter(m -> m.system().equals(system))
+                        .filter(m -> m.system().equals(system.label()))
                         .toList();
                 if (!measured.isEmpty()) {
                     summaries.add(summarise(workloadRuns, system, measured));
@@ -73,24 +76,16 @@ final class BenchReport {
         return summaries;
     }
 
-    private static Summary summarise(List<Run> workloadRuns, String system, List<Measurement> measured) {
+    private static Summary summarise(List<Run> workloadRuns, SourceSystem system, List<Measurement> measured) {
         Map<String, List<Double>> breakdown = new TreeMap<>();
         measured.forEach(m -> m.clientCpuBreakdown()
                 .forEach((group, s) ->
                         breakdown.computeIfAbsent(group, g -> new ArrayList<>()).add(s)));
         Map<String, Spread> breakdownSpread = new TreeMap<>();
         breakdown.forEach((group, values) -> breakdownSpread.put(group, Spread.of(values)));
-        List<Double> ratios = new ArrayList<>();
-        for (Run run : system.equals(RecvLogicalRun.SYSTEM) ? List.<Run>of() : workloadRuns) {
-            Measurement recv = find(run, RecvLogicalRun.SYSTEM);
-            Measurement mine = find(run, system);
-            if (recv != null && mine != null) {
-                ratios.add(mine.changesPerSecond() / recv.changesPerSecond());
-            }
-        }
         return new Summary(
                 workloadRuns.get(0).workload(),
-                system,
+                system.label(),
                 measured.size(),
                 spread(measured, Measurement::seconds),
                 spread(measured, Measurement::changesPerSecond),
@@ -98,7 +93,22 @@ final class BenchReport {
                 spread(measured, Measurement::sourceCpuSeconds),
                 spread(measured, Measurement::clientCpuSeconds),
                 breakdownSpread,
-                ratios.isEmpty() ? null : Spread.of(ratios));
+                spread(measured, m -> (m.sourceCpuSeconds() + m.clientCpuSeconds()) / m.transactions() * 1000),
+                system.isPglane() ? ratios(workloadRuns, system, SourceSystem.RECVLOGICAL) : null,
+                system.isPglane() ? ratios(workloadRuns, system, SourceSystem.DEBEZIUM) : null);
+    }
+
+    /** {@code system}'s changes/s over {@code reference}'s on the same backlog, per run; null if never both. */
+    private static Spread ratios(List<Run> workloadRuns, SourceSystem system, SourceSystem reference) {
+        List<Double> ratios = new ArrayList<>();
+        for (Run run : workloadRuns) {
+            Measurement theirs = find(run, reference.label());
+            Measurement mine = find(run, system.label());
+            if (theirs != null && mine != null) {
+                ratios.add(mine.changesPerSecond() / theirs.changesPerSecond());
+            }
+        }
+        return ratios.isEmpty() ? null : Spread.of(ratios);
     }
 
     private static Measurement find(Run run, String system) {
@@ -112,7 +122,10 @@ final class BenchReport {
         return Spread.of(measured.stream().map(figure::applyAsDouble).toList());
     }
 
-    /** Writes {@code source-report.json} (every run and the summary) and {@code source-report.md}; returns the md. */
+    /**
+     * Writes {@code source-report.json} (every run and the summary) and {@code source-report.md}, and merges the runs
+     * into {@code report.json}; returns the markdown.
+     */
     String write(Path dir) throws IOException {
         Files.createDirectories(dir);
         Map<String, Object> json = new LinkedHashMap<>();
@@ -120,18 +133,23 @@ final class BenchReport {
         json.put("summary", summaries());
         json.put("runs", runs);
         JSON.writeValue(dir.resolve("source-report.json").toFile(), json);
+        SuiteReport.mergeSource(dir, runs);
         String markdown = markdown();
         Files.writeString(dir.resolve("source-report.md"), markdown);
         return markdown;
     }
 
     String markdown() {
-        StringBuilder md = new StringBuilder("# pglane source throughput\n\n")
-                .append(environment)
-                .append("\n\n");
+        return "# pglane source throughput\n\n" + environment + "\n\n" + tables();
+    }
+
+    /** The summary table, a chart per workload and the connector JVM's CPU by thread group, without a heading. */
+    String tables() {
+        StringBuilder md = new StringBuilder();
         md.append("| workload | system | WAL MB | tx | changes | runs | median s | changes/s | changes/s min..max"
-                + " | tx/s | vs pg_recvlogical | client CPU s | src PG CPU s |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | tx/s | vs pg_recvlogical | vs Debezium | client CPU s | src PG CPU s | CPU s per 1,000 tx |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        Map<String, AsciiBars> charts = new LinkedHashMap<>();
         for (Summary s : summaries()) {
             Backlog.Info backlog = runs.stream()
                     .filter(r -> r.workload() == s.workload())
@@ -151,16 +169,22 @@ final class BenchReport {
                             "%.0f..%.0f",
                             s.changesPerSecond().min(), s.changesPerSecond().max()),
                     format("%.0f", s.transactionsPerSecond().median()),
-                    s.rateVsRecvLogical() == null
-                            ? "-"
-                            : format(
-                                    "%.2f× (%.2f..%.2f)",
-                                    s.rateVsRecvLogical().median(),
-                                    s.rateVsRecvLogical().min(),
-                                    s.rateVsRecvLogical().max()),
+                    ratio(s.rateVsRecvLogical()),
+                    ratio(s.rateVsDebezium()),
                     format("%.2f", s.clientCpuSeconds().median()),
-                    format("%.2f", s.sourceCpuSeconds().median())));
+                    format("%.2f", s.sourceCpuSeconds().median()),
+                    format("%.2f", s.cpuPerThousandTransactions().median())));
+            charts.computeIfAbsent(s.workload().label(), w -> new AsciiBars())
+                    .bar(s.system(), s.changesPerSecond().median());
         }
+        md.append(
+                "\nClient CPU: pg_recvlogical's process; the engine's JVM for the no-op runs; for pglane into Kafka the"
+                        + " whole JVM of the worker and the broker. CPU per 1,000 tx adds the source server's.\n");
+        charts.forEach((workload, chart) -> md.append("\nMedian changes/s, ")
+                .append(workload)
+                .append(":\n\n```\n")
+                .append(chart.render())
+                .append("```\n"));
         appendBreakdown(md);
         return md.toString();
     }
@@ -175,6 +199,11 @@ final class BenchReport {
                     .append(", median CPU s per run):\n\n| thread group | CPU s |\n|---|---:|\n");
             s.clientCpuBreakdown().forEach((group, spread) -> md.append(row(group, format("%.2f", spread.median()))));
         }
+    }
+
+    /** A rate ratio as {@code median× (min..max)}, or a dash when there is none. */
+    static String ratio(Spread ratio) {
+        return ratio == null ? "-" : format("%.2f× (%.2f..%.2f)", ratio.median(), ratio.min(), ratio.max());
     }
 
     private static String row(String... cells) {

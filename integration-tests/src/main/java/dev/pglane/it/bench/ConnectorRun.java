@@ -39,13 +39,7 @@ final class ConnectorRun {
     }
 
     Measurement measure(String slot, Backlog.Info backlog, String name) throws Exception {
-        Map<String, String> config =
-                ConnectorConfigs.forSource(server, bootstrapServers).load(ConnectorConfigs.SOURCE_JSON);
-        config.put("name", name);
-        config.put("slot.name", slot);
-        config.put("publication.name", Backlog.PUBLICATION);
-        config.put("topic.prefix", name);
-        config.putAll(settings);
+        Map<String, String> config = config(slot, name);
         long pg = ProcCpu.postmasterPid(server.dataDirectory());
         EndCount ends = new EndCount(backlog.fenceXid());
         try (TopicReader markers = TopicReader.markersOf(bootstrapServers, name)) {
@@ -71,9 +65,21 @@ final class ConnectorRun {
         }
     }
 
+    /** The connector's config: the example's, on {@code slot} and the benchmark's publication, topics named as it. */
+    Map<String, String> config(String slot, String name) {
+        Map<String, String> config =
+                ConnectorConfigs.forSource(server, bootstrapServers).load(ConnectorConfigs.SOURCE_JSON);
+        config.put("name", name);
+        config.put("slot.name", slot);
+        config.put("publication.name", Backlog.PUBLICATION);
+        config.put("topic.prefix", name);
+        config.putAll(settings);
+        return config;
+    }
+
     /** Deletes the connector and waits until its slot is released. */
-    private void remove(String name, String slot) throws InterruptedException {
-        rest.deleteConnector(name);
+    void remove(String name, String slot) throws InterruptedException {
+        SinkConnectorRun.deleteIfCreated(rest, name);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (Backlog.slotActive(server, slot)) {
             if (System.nanoTime() > deadline) {

@@ -66,25 +66,13 @@ final class RecvLogicalRun {
         String stderr = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         int rc = process.waitFor();
         double seconds = (System.nanoTime() - begin) / 1e9;
-        awaitWalsenderGone(slot);
+        Backlog.awaitSlotReleased(server, slot);
         pgCpu = ProcCpu.serverSeconds(pg) - pgCpu;
         if (rc != 0) {
             throw new IllegalStateException("pg_recvlogical failed (" + rc + "):\n" + stderr);
         }
         return new Measurement(
                 SYSTEM, seconds, backlog.transactions(), backlog.changes(), pgCpu, childCpu(stderr), Map.of());
-    }
-
-    /**
-     * The walsender outlives pg_recvlogical briefly, and its CPU time reaches the postmaster's account of exited
-     * children only once the postmaster has reaped it: wait until the slot is released, then a moment more.
-     */
-    private void awaitWalsenderGone(String slot) throws InterruptedException {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (Backlog.slotActive(server, slot) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        Thread.sleep(500);
     }
 
     /** The children's user + system seconds: the second line of bash's {@code times}, e.g. {@code 0m4.770s 0m1.2s}. */

@@ -3,10 +3,8 @@ package dev.pglane.it.bench;
 import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.KafkaNode;
 import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.verify.ComparisonReport;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
@@ -106,70 +104,9 @@ public final class SinkCatchUpBench {
                     Math.round(inKafka.transactionsPerSecond()));
         }
         SinkReport report = new SinkReport(environment(), info, inKafka);
-        for (int run = 1; run <= options.runs(); run++) {
-            for (CatchUpConfiguration configuration : order(run)) {
-                measureOne(report, info, configuration, run);
-            }
-        }
+        new SinkStage(options.runs(), options.workers(), targets, nativeRun, sinkRun, "bench_sink_")
+                .measure(report, info, SinkCatchUpBench::nativeSlot);
         return report;
-    }
-
-    /**
-     * The configurations of one run in the order to measure them: PostgreSQL's subscriber then pglane by rising
-     * worker count in odd runs, the reverse in even runs.
-     */
-    private List<CatchUpConfiguration> order(int run) {
-        List<CatchUpConfiguration> order = new ArrayList<>();
-        if (nativeRun != null) {
-            order.add(CatchUpConfiguration.NATIVE);
-        }
-        options.workers().stream().sorted().map(CatchUpConfiguration::pglane).forEach(order::add);
-        if (run % 2 == 0) {
-            Collections.reverse(order);
-        }
-        return order;
-    }
-
-    private void measureOne(SinkReport report, Backlog.Info info, CatchUpConfiguration configuration, int run)
-            throws Exception {
-        String database = configuration.database(run);
-        targets.createFromTemplate(database);
-        try {
-            CatchUpMeasurement measured = configuration.isNative()
-                    ? nativeRun.measure(database, nativeSlot(run), info, run)
-                    : sinkRun.measure(database, configuration.workers(), "bench_sink_" + database, info, run);
-            ComparisonReport comparison = targets.compare(database);
-            if (comparison.isEqual()) {
-                report.add(measured);
-                log.info(
-                        "run {}, {}: {} s, {} tx/s, {} changes/s; CPU s: target PG {}, source PG {}, JVM {}",
-                        run,
-                        configuration.label(),
-                        format("%.2f", measured.seconds()),
-                        Math.round(measured.transactionsPerSecond()),
-                        Math.round(measured.changesPerSecond()),
-                        format("%.2f", measured.targetPgCpu()),
-                        format("%.2f", measured.sourcePgCpu()),
-                        measured.connectCpu() == null ? "-" : format("%.2f", measured.connectCpu()));
-            } else {
-                fail(
-                        report,
-                        configuration,
-                        run,
-                        "the target differs from the source after catching up in " + format("%.2f", measured.seconds())
-                                + " s:\n" + comparison.summary());
-            }
-        } catch (Exception e) {
-            log.error("run {}, {} failed", run, configuration.label(), e);
-            report.fail(new SinkReport.Failure(configuration.label(), run, String.valueOf(e.getMessage())));
-        } finally {
-            targets.drop(database);
-        }
-    }
-
-    private static void fail(SinkReport report, CatchUpConfiguration configuration, int run, String reason) {
-        log.error("run {}, {}: {}", run, configuration.label(), reason);
-        report.fail(new SinkReport.Failure(configuration.label(), run, reason));
     }
 
     private static String nativeSlot(int run) {
@@ -177,20 +114,16 @@ public final class SinkCatchUpBench {
     }
 
     private String environment() {
-        BacklogShape b = options.backlog();
         return format(
                 "PostgreSQL %s, source and target servers alike (%s); %d cores, shared by the servers, the broker, the"
-                        + " worker and this benchmark. Backlog: pgbench -i -s %d, then -c %d -j %d -t %d. pglane: the"
+                        + " worker and this benchmark. Backlog: %s. pglane: the"
                         + " source from config-examples/source-json.json, the sink from config-examples/sink-json.json"
                         + " (JsonConverter with schemas; settings changed: source %s, sink %s), broker and worker in"
                         + " the benchmark's JVM. PostgreSQL's subscriber: %s.",
                 source.serverVersion(),
                 BenchServers.TUNING,
                 Runtime.getRuntime().availableProcessors(),
-                b.scale(),
-                b.clients(),
-                b.jobs(),
-                b.transactionsPerClient(),
+                options.backlog().pgbenchCommand(),
                 options.sourceSettings().isEmpty() ? "none" : options.sourceSettings(),
                 options.sinkSettings().isEmpty() ? "none" : options.sinkSettings(),
                 NativeSubscriberRun.describe());

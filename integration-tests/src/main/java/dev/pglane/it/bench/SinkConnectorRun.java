@@ -53,18 +53,10 @@ final class SinkConnectorRun {
 
     CatchUpMeasurement measure(String database, int workers, String name, Backlog.Info backlog, int run)
             throws Exception {
-        Map<String, String> config = configs.load(ConnectorConfigs.SINK_JSON);
-        config.remove("topics");
-        config.put("name", name);
-        config.put("topics.regex", Pattern.quote(sourcePrefix) + "\\..*");
-        config.put("source.topic.prefix", sourcePrefix);
-        config.put("database.name", database);
-        config.put("apply.workers", Integer.toString(workers));
-        config.putAll(settings);
-        String position = "SELECT max(end_lsn)::text FROM " + config.get(PROGRESS_TABLE);
+        Map<String, String> config = config(database, workers, name);
         try (Connection connection = target.open(database)) {
             try {
-                return new CatchUpTimer(connection, position, cpu)
+                return new CatchUpTimer(connection, positionQuery(config), cpu)
                         .time(
                                 CatchUpConfiguration.pglane(workers),
                                 run,
@@ -77,12 +69,30 @@ final class SinkConnectorRun {
         }
     }
 
+    /** The sink's config: the example's, reading the source stage's topics into {@code database}. */
+    Map<String, String> config(String database, int workers, String name) {
+        Map<String, String> config = configs.load(ConnectorConfigs.SINK_JSON);
+        config.remove("topics");
+        config.put("name", name);
+        config.put("topics.regex", Pattern.quote(sourcePrefix) + "\\..*");
+        config.put("source.topic.prefix", sourcePrefix);
+        config.put("database.name", database);
+        config.put("apply.workers", Integer.toString(workers));
+        config.putAll(settings);
+        return config;
+    }
+
+    /** The sink's applied position, as {@link CatchUpTimer} reads it: its progress table's greatest end_lsn. */
+    static String positionQuery(Map<String, String> config) {
+        return "SELECT max(end_lsn)::text FROM " + config.get(PROGRESS_TABLE);
+    }
+
     /**
      * Deletes the connector and waits until the worker has forgotten it, so that its task is stopping before the
      * next run starts rather than spending that run's CPU.
      */
-    private void remove(String name) throws InterruptedException {
-        rest.deleteConnector(name);
+    void remove(String name) throws InterruptedException {
+        deleteIfCreated(rest, name);
         long deadline = System.nanoTime() + REMOVAL.toNanos();
         while (System.nanoTime() < deadline) {
             try {
@@ -99,7 +109,21 @@ final class SinkConnectorRun {
                 "the worker still knows connector " + name + " " + REMOVAL + " after its delete");
     }
 
-    private void checkRunning(String name) {
+    /**
+     * Deletes connector {@code name}. One the worker does not know (its creation failed) is no error here: the
+     * failure to report is the creation's, which this must not hide.
+     */
+    static void deleteIfCreated(ConnectRestClient rest, String name) {
+        try {
+            rest.deleteConnector(name);
+        } catch (ConnectRestException e) {
+            if (e.status() != 404) {
+                throw e;
+            }
+        }
+    }
+
+    void checkRunning(String name) {
         ConnectorStatus status;
         try {
             status = rest.status(name);

@@ -25,6 +25,7 @@ final class SinkReport {
     /** A run whose figures do not count: it failed, or its target differed from the source. */
     record Failure(String configuration, int run, String reason) {}
 
+    private final String stage;
     private final String environment;
     private final Backlog.Info backlog;
     private final Measurement sourceStage;
@@ -33,6 +34,12 @@ final class SinkReport {
 
     /** @param sourceStage pglane's source connector writing the backlog to Kafka, or null when pglane was skipped */
     SinkReport(String environment, Backlog.Info backlog, Measurement sourceStage) {
+        this("sink", environment, backlog, sourceStage);
+    }
+
+    /** @param stage the stage's name in {@code report.json}, e.g. {@code sink_latency} for a run behind a proxy */
+    SinkReport(String stage, String environment, Backlog.Info backlog, Measurement sourceStage) {
+        this.stage = stage;
         this.environment = environment;
         this.backlog = backlog;
         this.sourceStage = sourceStage;
@@ -46,24 +53,74 @@ final class SinkReport {
         failures.add(failure);
     }
 
+    String stage() {
+        return stage;
+    }
+
+    Workload workload() {
+        return backlog.workload();
+    }
+
     boolean hasFailures() {
         return !failures.isEmpty();
     }
 
     /** Writes {@code sink-report.md} and merges the runs into {@code report.json}; returns the markdown. */
     String write(Path dir) throws IOException {
-        SuiteReport.merge(dir, backlog.workload().label(), "sink", runs);
+        mergeInto(dir);
         String markdown = markdown();
         Files.writeString(dir.resolve(MARKDOWN), markdown);
         return markdown;
     }
 
+    /** Merges the runs into {@code dir/report.json}, in place of earlier sink runs on the same backlog. */
+    void mergeInto(Path dir) throws IOException {
+        SuiteReport.merge(dir, backlog.workload().label(), stage, runs);
+    }
+
+    /**
+     * The pglane configuration with the highest median rate relative to PostgreSQL's subscriber in the same runs,
+     * with that ratio's spread; null when either was not measured.
+     */
+    BestRatio bestRatioToNative() {
+        BestRatio best = null;
+        for (Map.Entry<String, List<CatchUpMeasurement>> configuration :
+                byConfiguration().entrySet()) {
+            Spread ratio = ratioToNative(configuration.getValue());
+            if (ratio != null && (best == null || ratio.median() > best.ratio().median())) {
+                best = new BestRatio(configuration.getKey(), ratio);
+            }
+        }
+        return best;
+    }
+
+    /**
+     * pglane's rate with {@code workers} apply workers over its rate with {@code base} in the same runs; null unless
+     * both were measured in some run.
+     */
+    Spread workerScaling(int workers, int base) {
+        List<Double> ratios = new ArrayList<>();
+        for (CatchUpMeasurement m : runs) {
+            if (!m.configuration().isNative() && m.workers() == workers) {
+                runs.stream()
+                        .filter(n -> !n.configuration().isNative() && n.workers() == base && n.run() == m.run())
+                        .findFirst()
+                        .ifPresent(n -> ratios.add(m.transactionsPerSecond() / n.transactionsPerSecond()));
+            }
+        }
+        return ratios.isEmpty() ? null : Spread.of(ratios);
+    }
+
+    /** A configuration and its rate over PostgreSQL's subscriber's. */
+    record BestRatio(String configuration, Spread ratio) {}
+
     String markdown() {
-        StringBuilder md = new StringBuilder("# pglane sink catch-up\n\n")
-                .append(environment)
-                .append("\n\n")
-                .append(backlogLine())
-                .append("\n\n");
+        return "# pglane sink catch-up\n\n" + environment + "\n\n" + body();
+    }
+
+    /** The backlog, the summary table, a chart, CPU by thread group and failed runs, without a heading. */
+    String body() {
+        StringBuilder md = new StringBuilder(backlogLine()).append("\n\n");
         md.append("| configuration | runs | median s | s to first commit | tx/s | tx/s min..max | changes/s"
                 + " | vs PostgreSQL subscriber | target PG CPU s | source PG CPU s | Connect JVM CPU s"
                 + " | CPU s per 1,000 tx |\n");
@@ -86,7 +143,7 @@ final class SinkReport {
                             "%,.0f",
                             spread(measured, CatchUpMeasurement::changesPerSecond)
                                     .median()),
-                    ratio(measured),
+                    BenchReport.ratio(ratioToNative(measured)),
                     format(
                             "%.2f",
                             spread(measured, CatchUpMeasurement::targetPgCpu).median()),
@@ -108,10 +165,10 @@ final class SinkReport {
 
     private String backlogLine() {
         StringBuilder line = new StringBuilder(format(
-                "Backlog: %,d pgbench transactions (%,d row changes, %.0f MB of WAL), applied onto a fresh copy of"
+                "Backlog: %,d %s transactions (%,d row changes, %.0f MB of WAL), applied onto a fresh copy of"
                         + " the source's initial state in every run; each run's target was compared with the source"
                         + " (a run that differs is a failure, not a figure). CPU per 1,000 tx adds all parts.",
-                backlog.transactions(), backlog.changes(), backlog.walBytes() / 1e6));
+                backlog.transactions(), backlog.workload().label(), backlog.changes(), backlog.walBytes() / 1e6));
         if (sourceStage != null) {
             line.append(format(
                     " pglane's figures leave out the source stage, which put the backlog into Kafka once before the"
@@ -139,8 +196,8 @@ final class SinkReport {
         return grouped;
     }
 
-    /** The rate over PostgreSQL's subscriber's in the same repetition: median (min..max) over the runs. */
-    private String ratio(List<CatchUpMeasurement> measured) {
+    /** The rate over PostgreSQL's subscriber's in the same repetition, over the runs; null for the subscriber. */
+    private Spread ratioToNative(List<CatchUpMeasurement> measured) {
         List<Double> ratios = new ArrayList<>();
         for (CatchUpMeasurement m : measured) {
             runs.stream()
@@ -148,11 +205,7 @@ final class SinkReport {
                     .findFirst()
                     .ifPresent(n -> ratios.add(m.transactionsPerSecond() / n.transactionsPerSecond()));
         }
-        if (ratios.isEmpty() || measured.get(0).configuration().isNative()) {
-            return "-";
-        }
-        Spread spread = Spread.of(ratios);
-        return format("%.2f× (%.2f..%.2f)", spread.median(), spread.min(), spread.max());
+        return ratios.isEmpty() || measured.get(0).configuration().isNative() ? null : Spread.of(ratios);
     }
 
     private static double cpuPerThousand(CatchUpMeasurement m) {

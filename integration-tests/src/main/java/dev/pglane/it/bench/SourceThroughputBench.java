@@ -4,7 +4,6 @@ import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.KafkaNode;
 import dev.pglane.it.stack.PostgresNode;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
@@ -21,8 +20,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SourceThroughputBench {
     private static final Logger log = LoggerFactory.getLogger(SourceThroughputBench.class);
-    private static final String FIRST_SLOT = "bench_recvlogical";
-    private static final String SECOND_SLOT = "bench_pglane";
 
     private SourceThroughputBench() {}
 
@@ -42,15 +39,12 @@ public final class SourceThroughputBench {
                         : null) {
             Backlog backlog = new Backlog(server, options.backlog());
             backlog.prepare();
-            RecvLogicalRun recvLogical = new RecvLogicalRun(server, options.pgRecvlogical());
-            ConnectorRun connector = connect == null
-                    ? null
-                    : new ConnectorRun(server, connect.rest(), kafka.bootstrapServers(), options.connectorSettings());
             BenchReport report = new BenchReport(environment(options, server));
-            int protocol = protocolVersion(options.version().major());
             for (Workload workload : options.workloads()) {
+                SourceStage stage = stage(options, server, kafka, connect, workload);
                 for (int run = 1; run <= options.runs(); run++) {
-                    Backlog.Info info = backlog.create(workload, FIRST_SLOT, SECOND_SLOT);
+                    String[] slots = stage.slots(run).toArray(String[]::new);
+                    Backlog.Info info = backlog.create(workload, slots);
                     log.info(
                             "run {} of {}: {} transactions, {} changes, {} MB of WAL, written in {} s",
                             run,
@@ -59,21 +53,8 @@ public final class SourceThroughputBench {
                             info.changes(),
                             info.walBytes() / 1_000_000,
                             String.format(Locale.ROOT, "%.1f", info.generationSeconds()));
-                    List<Measurement> measured = new ArrayList<>();
-                    // alternate which reader goes first, so neither always finds the WAL cold (or warm)
-                    boolean recvFirst = connector == null || run % 2 == 1;
-                    if (recvFirst) {
-                        measured.add(logged(recvLogical.measure(FIRST_SLOT, info, protocol)));
-                    }
-                    if (connector != null) {
-                        String name = "bench_" + workload.label() + "_" + run;
-                        measured.add(logged(connector.measure(SECOND_SLOT, info, name)));
-                        connector.deleteTopics(name);
-                    }
-                    if (!recvFirst) {
-                        measured.add(logged(recvLogical.measure(FIRST_SLOT, info, protocol)));
-                    }
-                    backlog.dropSlots(FIRST_SLOT, SECOND_SLOT);
+                    List<Measurement> measured = stage.measure(info, run);
+                    backlog.dropSlots(slots);
                     report.add(new BenchReport.Run(workload, run, info, measured));
                 }
             }
@@ -81,20 +62,28 @@ public final class SourceThroughputBench {
         }
     }
 
-    private static Measurement logged(Measurement m) {
-        log.info(
-                "  {}: {} s, {} changes/s, {} tx/s, client CPU {} s, source PostgreSQL CPU {} s",
-                m.system(),
-                String.format(Locale.ROOT, "%.2f", m.seconds()),
-                Math.round(m.changesPerSecond()),
-                Math.round(m.transactionsPerSecond()),
-                String.format(Locale.ROOT, "%.2f", m.clientCpuSeconds()),
-                String.format(Locale.ROOT, "%.2f", m.sourceCpuSeconds()));
-        return m;
+    /** pg_recvlogical, and the connector into Kafka unless --no-connector; each run's topics deleted after it. */
+    private static SourceStage stage(
+            BenchOptions options, PostgresNode server, KafkaNode kafka, ConnectNode connect, Workload workload) {
+        RecvLogicalRun recvLogical = new RecvLogicalRun(server, options.pgRecvlogical());
+        int protocol = protocolVersion(options.version().major());
+        SourceStage stage = new SourceStage()
+                .with(SourceSystem.RECVLOGICAL, (slot, info, run) -> recvLogical.measure(slot, info, protocol));
+        if (connect != null) {
+            ConnectorRun connector =
+                    new ConnectorRun(server, connect.rest(), kafka.bootstrapServers(), options.connectorSettings());
+            stage.with(SourceSystem.PGLANE_KAFKA, (slot, info, run) -> {
+                String name = "bench_" + workload.label() + "_" + run;
+                Measurement measured = connector.measure(slot, info, name);
+                connector.deleteTopics(name);
+                return measured;
+            });
+        }
+        return stage;
     }
 
     /** The pgoutput protocol version the connector uses on this major: 2 on 14, 3 on 15, 4 from 16 on. */
-    private static int protocolVersion(int major) {
+    static int protocolVersion(int major) {
         return major >= 16 ? 4 : major == 15 ? 3 : 2;
     }
 

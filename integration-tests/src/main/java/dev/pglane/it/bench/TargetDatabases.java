@@ -24,6 +24,11 @@ final class TargetDatabases {
         this.target = target;
     }
 
+    /** The server whose published tables the copies are compared with. */
+    PostgresNode source() {
+        return source;
+    }
+
     /**
      * Creates the template with {@link Backlog#createTables} and checks that it equals the source, which must still
      * be at its initial state (no backlog written yet): pgbench's initial rows depend only on the scale, and this

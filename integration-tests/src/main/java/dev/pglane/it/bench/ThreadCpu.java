@@ -48,11 +48,14 @@ final class ThreadCpu {
     }
 
     /**
-     * pglane's own threads are named {@code pglane-<connector>-<role>}; Connect runs the converters and a source's
+     * pglane's own threads are named {@code pglane-<connector>-<role>}, except the benchmark's proxy's; Connect runs the converters and a source's
      * {@code poll()} and {@code producer.send}, or a sink's consumer poll and {@code put()}, on the task thread; the producer's I/O has its own thread; the rest is the broker,
      * the worker's housekeeping and this benchmark.
      */
     private static String group(String name) {
+        if (name.startsWith("pglane-proxy-")) {
+            return "benchmark's TCP proxy (latency stage)";
+        }
         if (name.startsWith("pglane-")) {
             String role = name.replaceAll("-\\d+$", "");
             return "pglane " + role.substring(role.lastIndexOf('-') + 1);

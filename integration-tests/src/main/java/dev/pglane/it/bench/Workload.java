@@ -1,5 +1,7 @@
 package dev.pglane.it.bench;
 
+import java.util.List;
+
 /** The two backlogs of the reference figures (shared/reference/baseline-figures.md). */
 public enum Workload {
     /** TPC-B-like pgbench transactions: three updates and one insert each. */
@@ -9,5 +11,15 @@ public enum Workload {
 
     public String label() {
         return name().toLowerCase();
+    }
+
+    /** The workloads that {@code --workload} names: pgbench, bulk or both. */
+    static List<Workload> fromOption(String value) {
+        return switch (value) {
+            case "pgbench" -> List.of(PGBENCH);
+            case "bulk" -> List.of(BULK);
+            case "both" -> List.of(PGBENCH, BULK);
+            default -> throw new IllegalArgumentException("--workload must be pgbench, bulk or both: " + value);
+        };
     }
 }

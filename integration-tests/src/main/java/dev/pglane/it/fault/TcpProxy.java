@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * Each accepted connection becomes one {@link Link}: a connection to the upstream server and one {@link Pump} per
  * direction, each on its own thread, copying bytes as they come. While cut, a new connection is accepted and closed
  * at once, so the client sees a reset rather than a hang: what a client sees when the server's host is unreachable
- * but not what it sees when packets are silently dropped. Per-direction behaviour (e.g. added latency) belongs in
- * {@link Pump}.
+ * but not what it sees when packets are silently dropped. Per-direction behaviour belongs in {@link Pump}: a proxy
+ * started with a delay holds every chunk it forwards, each way, for that long, as a network with that one-way
+ * latency would (a round trip then costs twice the delay).
  */
 public final class TcpProxy implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(TcpProxy.class);
@@ -34,26 +36,36 @@ public final class TcpProxy implements AutoCloseable {
 
     private final InetSocketAddress upstream;
     private final ServerSocket listener;
+    private final long delayNanos;
     private final Set<Link> links = ConcurrentHashMap.newKeySet();
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private volatile boolean cut;
     private volatile boolean closed;
 
-    private TcpProxy(InetSocketAddress upstream, ServerSocket listener) {
+    private TcpProxy(InetSocketAddress upstream, ServerSocket listener, Duration delay) {
         this.upstream = upstream;
         this.listener = listener;
+        this.delayNanos = delay.toNanos();
     }
 
     /** Starts forwarding connections to {@code host:port}; the proxy's own port is {@link #port()}. */
     public static TcpProxy start(String host, int port) {
+        return start(host, port, Duration.ZERO);
+    }
+
+    /**
+     * Starts forwarding connections to {@code host:port}, holding each chunk of bytes read for {@code delay} before
+     * writing it on, in both directions.
+     */
+    public static TcpProxy start(String host, int port, Duration delay) {
         try {
             ServerSocket listener = new ServerSocket(0, 50, InetAddress.getByName(HOST));
-            TcpProxy proxy = new TcpProxy(new InetSocketAddress(host, port), listener);
+            TcpProxy proxy = new TcpProxy(new InetSocketAddress(host, port), listener, delay);
             Thread acceptor = new Thread(proxy::acceptLoop, "pglane-proxy-" + listener.getLocalPort() + "-accept");
             acceptor.setDaemon(true);
             acceptor.start();
-            log.info("proxy {}:{} -> {}:{}", HOST, listener.getLocalPort(), host, port);
+            log.info("proxy {}:{} -> {}:{}, delay {}", HOST, listener.getLocalPort(), host, port, delay);
             return proxy;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open a proxy for " + host + ":" + port, e);
@@ -188,8 +200,8 @@ public final class TcpProxy implements AutoCloseable {
 
         void start() {
             String name = "pglane-proxy-" + port() + "-" + client.getPort();
-            new Pump(client, server, this::close).start(name + "-up");
-            new Pump(server, client, this::close).start(name + "-down");
+            new Pump(client, server, delayNanos, this::close).start(name + "-up");
+            new Pump(server, client, delayNanos, this::close).start(name + "-down");
         }
 
         /** Closing both sockets ends both pumps; safe to call more than once and from any thread. */
@@ -200,8 +212,11 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    /** Copies one direction's bytes until either end closes, then closes the link. */
-    private record Pump(Socket from, Socket to, Runnable closeLink) {
+    /**
+     * Copies one direction's bytes until either end closes, then closes the link; holds each chunk for
+     * {@code delayNanos} first (parkNanos: sub-millisecond, unlike Thread.sleep on Java 17).
+     */
+    private record Pump(Socket from, Socket to, long delayNanos, Runnable closeLink) {
         void start(String name) {
             Thread thread = new Thread(this::run, name);
             thread.setDaemon(true);
@@ -215,6 +230,7 @@ public final class TcpProxy implements AutoCloseable {
                 OutputStream out = to.getOutputStream();
                 int read;
                 while ((read = in.read(buffer)) >= 0) {
+                    hold();
                     out.write(buffer, 0, read);
                 }
             } catch (SocketException e) {
@@ -223,6 +239,14 @@ public final class TcpProxy implements AutoCloseable {
                 log.debug("proxy pump {} ends", Thread.currentThread().getName(), e);
             } finally {
                 closeLink.run();
+            }
+        }
+
+        /** parkNanos may return early: park again until the delay has passed. */
+        private void hold() {
+            long until = System.nanoTime() + delayNanos;
+            for (long left = delayNanos; left > 0; left = until - System.nanoTime()) {
+                LockSupport.parkNanos(left);
             }
         }
     }

@@ -68,4 +68,32 @@ class SuiteReportTest {
         assertEquals(2.0, runs.get(2).path("seconds").asDouble());
         assertEquals(4.0, runs.get(3).path("seconds").asDouble());
     }
+
+    @Test
+    void sourceEntriesNameTheSystemAndTheConsumerAndPutAClientsCpuApartFromConnect() throws Exception {
+        Backlog.Info info = new Backlog.Info(Workload.BULK, 10, 10_000, null, null, 1, null, 1.0);
+        List<Measurement> measured = List.of(
+                new Measurement(SourceSystem.RECVLOGICAL.label(), 2.0, 10, 10_000, 1.5, 0.5, Map.of()),
+                new Measurement(SourceSystem.PGLANE_KAFKA.label(), 4.0, 10, 10_000, 1.5, 6.0, Map.of()),
+                new Measurement(SourceSystem.DEBEZIUM.label(), 8.0, 10, 10_000, 1.5, 9.0, Map.of()));
+
+        SuiteReport.mergeSource(dir, List.of(new BenchReport.Run(Workload.BULK, 2, info, measured)));
+
+        JsonNode runs = JSON.readTree(dir.resolve(SuiteReport.FILE).toFile()).path("runs");
+        assertEquals(3, runs.size());
+        JsonNode recv = runs.get(0);
+        assertEquals("bulk", recv.path("backlog").asText());
+        assertEquals("source", recv.path("stage").asText());
+        assertEquals("pg_recvlogical", recv.path("system").asText());
+        assertEquals(2, recv.path("run").asInt());
+        assertEquals(5_000.0, recv.path("changes_per_s").asDouble());
+        assertEquals(0.5, recv.path("cpu_s").path("client").asDouble());
+        assertTrue(recv.path("cpu_s").path("connect").isNull());
+        JsonNode kafka = runs.get(1);
+        assertEquals("pglane", kafka.path("system").asText());
+        assertEquals("kafka_json", kafka.path("consumer").asText());
+        assertEquals(6.0, kafka.path("cpu_s").path("connect").asDouble());
+        assertEquals("debezium", runs.get(2).path("system").asText());
+        assertEquals(1.25, runs.get(2).path("tx_per_s").asDouble());
+    }
 }

@@ -1,0 +1,72 @@
+package dev.pglane.it.bench;
+
+import java.util.List;
+import java.util.Locale;
+
+/** The end-to-end stage in {@code report.md}: one row per run, and whether lag stayed bounded in every run. */
+final class EndToEndReport {
+    private final List<EndToEndMeasurement> runs;
+    private final List<String> failures;
+
+    EndToEndReport(List<EndToEndMeasurement> runs, List<String> failures) {
+        this.runs = runs;
+        this.failures = failures;
+    }
+
+    List<EndToEndMeasurement> runs() {
+        return runs;
+    }
+
+    boolean hasFailures() {
+        return !failures.isEmpty();
+    }
+
+    /** Whether lag stayed bounded in every run; null when no run succeeded. */
+    Boolean bounded() {
+        return runs.isEmpty() ? null : runs.stream().allMatch(m -> m.lag().bounded());
+    }
+
+    String body() {
+        StringBuilder md = new StringBuilder(format(
+                "pgbench's TPC-B load on the source while the whole pipeline runs, then a fence and the wait until it"
+                        + " is applied (drain). Lag: how long before each reading (every 250 ms) the last applied"
+                        + " transaction had committed. Bounded: the last third's mean lag ≤ %.1f× the first third's +"
+                        + " %.1f s. Apply rate: transactions over load + drain. CPU over load + drain.\n\n",
+                LagSummary.GROWTH_ALLOWED, LagSummary.SLACK_SECONDS));
+        md.append("| workers | run | load s | tx | generation tx/s | apply tx/s | drain s | lag max s"
+                        + " | lag at load end s | lag mean, first third s | lag mean, last third s | bounded"
+                        + " | CPU s src PG / tgt PG / Connect JVM | CPU s per 1,000 tx |\n")
+                .append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|\n");
+        for (EndToEndMeasurement m : runs) {
+            md.append(format(
+                    "| %d | %d | %.1f | %,d | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.1f / %.1f / %.1f"
+                            + " | %.2f |\n",
+                    m.workers(),
+                    m.run(),
+                    m.loadSeconds(),
+                    m.transactions(),
+                    m.generationRate(),
+                    m.applyRate(),
+                    m.drainSeconds(),
+                    m.lag().maxSeconds(),
+                    m.lag().endSeconds(),
+                    m.lag().firstThirdMean(),
+                    m.lag().lastThirdMean(),
+                    m.lag().bounded() ? "yes" : "no",
+                    m.cpu().sourcePg(),
+                    m.cpu().targetPg(),
+                    m.cpu().jvm(),
+                    m.cpuPerThousand()));
+        }
+        if (!failures.isEmpty()) {
+            md.append("\nFailed runs (not in the figures above):\n\n");
+            failures.forEach(
+                    f -> md.append("- ").append(f.replace("\n", "\n  ")).append('\n'));
+        }
+        return md.toString();
+    }
+
+    private static String format(String pattern, Object... values) {
+        return String.format(Locale.ROOT, pattern, values);
+    }
+}

@@ -1,0 +1,71 @@
+package dev.pglane.it.bench;
+
+import dev.pglane.it.pipeline.Progress;
+import dev.pglane.it.pipeline.ProgressTable;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a sink's progress every {@link #INTERVAL} on a thread of its own and keeps every reading's lag (unlike
+ * {@code LagSampler}, which keeps the greatest only): the series that tells whether lag grows under a load.
+ */
+final class LagRecorder implements AutoCloseable {
+    private static final Duration INTERVAL = Duration.ofMillis(250);
+
+    private final ProgressTable progress;
+    private final long start = System.nanoTime();
+    private final List<LagSummary.Sample> samples = new ArrayList<>();
+    private final Thread thread;
+    private volatile boolean stopped;
+    private volatile SQLException failure;
+
+    private LagRecorder(ProgressTable progress) {
+        this.progress = progress;
+        this.thread = new Thread(this::record, "pglane-bench-lag");
+        this.thread.setDaemon(true);
+    }
+
+    static LagRecorder start(ProgressTable progress) {
+        LagRecorder recorder = new LagRecorder(progress);
+        recorder.thread.start();
+        return recorder;
+    }
+
+    private void record() {
+        try {
+            while (!stopped) {
+                Progress now = progress.read();
+                if (!now.isNone()) {
+                    synchronized (samples) {
+                        samples.add(new LagSummary.Sample(
+                                (System.nanoTime() - start) / 1e9, now.lag().toNanos() / 1e9));
+                    }
+                }
+                Thread.sleep(INTERVAL.toMillis());
+            }
+        } catch (SQLException e) {
+            failure = e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The readings so far; throws if reading the progress failed. */
+    List<LagSummary.Sample> samples() throws SQLException {
+        if (failure != null) {
+            throw failure;
+        }
+        synchronized (samples) {
+            return List.copyOf(samples);
+        }
+    }
+
+    @Override
+    public void close() throws SQLException, InterruptedException {
+        stopped = true;
+        thread.join(INTERVAL.multipliedBy(20).toMillis());
+        progress.close();
+    }
+}

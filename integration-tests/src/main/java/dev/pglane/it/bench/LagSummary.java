@@ -1,0 +1,47 @@
+package dev.pglane.it.bench;
+
+import java.util.List;
+
+/**
+ * The replication lag over a sustained load, from readings of the sink's progress taken at a steady interval: the
+ * greatest, the last one before the load stopped, and the means over the first and the last third of the load.
+ *
+ * <p>Lag is bounded when it does not grow: the last third's mean stays within {@link #GROWTH_ALLOWED} times the
+ * first third's plus {@link #SLACK_SECONDS} (a pipeline that keeps up shows a flat lag with noise; one that falls
+ * behind shows a lag rising with time).
+ *
+ * @param samples the readings with progress: seconds since the load started, and the lag then in seconds
+ */
+record LagSummary(double maxSeconds, double endSeconds, double firstThirdMean, double lastThirdMean, int samples) {
+    static final double GROWTH_ALLOWED = 1.5;
+    static final double SLACK_SECONDS = 0.5;
+
+    /** One reading: when, in seconds since the load started, and the lag then. */
+    record Sample(double atSeconds, double lagSeconds) {}
+
+    static LagSummary of(List<Sample> samples, double loadSeconds) {
+        if (samples.isEmpty()) {
+            throw new IllegalArgumentException("no lag readings with progress during the load");
+        }
+        double max = samples.stream().mapToDouble(Sample::lagSeconds).max().orElseThrow();
+        double end = samples.get(samples.size() - 1).lagSeconds();
+        return new LagSummary(
+                max,
+                end,
+                mean(samples, 0, loadSeconds / 3),
+                mean(samples, loadSeconds * 2 / 3, loadSeconds),
+                samples.size());
+    }
+
+    boolean bounded() {
+        return lastThirdMean <= firstThirdMean * GROWTH_ALLOWED + SLACK_SECONDS;
+    }
+
+    private static double mean(List<Sample> samples, double from, double to) {
+        return samples.stream()
+                .filter(s -> s.atSeconds() >= from && s.atSeconds() <= to)
+                .mapToDouble(Sample::lagSeconds)
+                .average()
+                .orElse(Double.NaN);
+    }
+}
