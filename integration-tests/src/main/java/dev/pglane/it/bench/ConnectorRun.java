@@ -15,13 +15,13 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
- * The pglane source connector, created over REST from {@code config-examples/source-json.json} (JsonConverter with
+ * The pglane source connector, created over REST from {@code config-examples/source-json.json} (pglane's JSON converter, with
  * schemas), catching up on a backlog from its slot into Kafka: timed from the connector's creation until the
  * fence transaction's END is on the marker topic. The connector is deleted after the run; its topics stay until
  * {@link #deleteTopics}, so a sink can read them.
  */
 final class ConnectorRun {
-    static final String SYSTEM = "pglane source -> Kafka (JsonConverter)";
+    static final String SYSTEM = "pglane source -> Kafka (JSON)";
     private static final Duration CATCH_UP = Duration.ofMinutes(30);
 
     private final PostgresNode server;

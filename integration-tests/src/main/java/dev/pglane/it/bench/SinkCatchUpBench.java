@@ -118,7 +118,7 @@ public final class SinkCatchUpBench {
                 "PostgreSQL %s, source and target servers alike (%s); %d cores, shared by the servers, the broker, the"
                         + " worker and this benchmark. Backlog: %s. pglane: the"
                         + " source from config-examples/source-json.json, the sink from config-examples/sink-json.json"
-                        + " (JsonConverter with schemas; settings changed: source %s, sink %s), broker and worker in"
+                        + " (pglane's JSON converter, JsonConverter's format with schemas; settings changed: source %s, sink %s), broker and worker in"
                         + " the benchmark's JVM. PostgreSQL's subscriber: %s.",
                 source.serverVersion(),
                 BenchServers.TUNING,

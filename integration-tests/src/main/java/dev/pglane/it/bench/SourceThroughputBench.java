@@ -92,7 +92,7 @@ public final class SourceThroughputBench {
                 Locale.ROOT,
                 "PostgreSQL %s (%s); %d cores;"
                         + " pgbench -i -s %d, then -c %d -j %d -t %d per run; bulk %d rows in 1,000-row transactions;"
-                        + " connector: config-examples/source-json.json (JsonConverter, schemas on), Kafka and Connect"
+                        + " connector: config-examples/source-json.json (pglane's JSON converter, schemas on), Kafka and Connect"
                         + " in the benchmark's JVM (its CPU counts the broker too); each run on a fresh backlog"
                         + " after two slots at the same position (pg_copy_logical_replication_slot);"
                         + " connector settings changed: %s.",

@@ -259,7 +259,7 @@ public final class SuiteBench {
                 "PostgreSQL %s, source and target servers alike (%s); %d cores, shared by the servers, the broker, the"
                         + " worker, the engine JVM and this benchmark. Backlogs, each written once behind every"
                         + " slot of every run: %s; bulk %d rows in 1,000-row"
-                        + " transactions. pglane into Kafka: config-examples/source-json.json (JsonConverter,"
+                        + " transactions. pglane into Kafka: config-examples/source-json.json (pglane JSON converter,"
                         + " schemas on; settings changed: %s), broker and worker in the benchmark's JVM. Engine runs:"
                         + " Debezium's engine (\"connect\" format, no converter) with a consumer that only counts, in"
                         + " a JVM of its own. pglane's sink: config-examples/sink-json.json (settings changed: %s)."
