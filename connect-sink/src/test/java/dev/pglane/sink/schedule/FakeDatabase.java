@@ -48,6 +48,10 @@ final class FakeDatabase implements BlockingProbe {
     }
 
     private static final long WAIT_LIMIT_MS = 10_000;
+    /** Most transactions {@link #holdForOverlap} holds open, and for how long each. */
+    private static final int MAX_HOLDS = 10;
+
+    private static final long HOLD_MS = 2;
 
     private final Object monitor = new Object();
     private final Map<String, Map<Object, Object>> committed = new TreeMap<>();
@@ -61,6 +65,7 @@ final class FakeDatabase implements BlockingProbe {
     private long clock;
     private int open;
     private int maxOpen;
+    private int holds;
     private int lockWaits;
 
     /** Applies {@code transactions} one after another on one session: the serial run to compare with. */
@@ -235,6 +240,22 @@ final class FakeDatabase implements BlockingProbe {
         session.startedAt(++clock);
         monitor.notifyAll();
         return attemptCounts.merge(xid, 1, Integer::sum);
+    }
+
+    /**
+     * Keeps a transaction open for a moment, the first few times and until two were open at once: fake
+     * transactions take no time, so on a busy machine one could commit before the next worker begins, and
+     * a scheduler that allows overlap would not show it.
+     */
+    void holdForOverlap() {
+        if (maxOpen < 2 && holds < MAX_HOLDS) {
+            holds++;
+            try {
+                monitor.wait(HOLD_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     Script scriptOf(long xid) {

@@ -63,6 +63,7 @@ final class FakeSession implements TransactionApplier {
                     checkCancel();
                     applyChange(record.event());
                 }
+                db.holdForOverlap();
             } finally {
                 cancelRequested = false;
             }
