@@ -73,7 +73,11 @@ final class ApplyPipeline implements AutoCloseable {
             TargetCatalog catalog = new TargetCatalog(endpoint, appName + "-catalog");
             TableEvolution evolution = new TableEvolution(config.autoCreate(), config.autoEvolve());
             ApplySettings settings = new ApplySettings(
-                    config.conflictPolicy(), config.synchronousCommit(), config.applyBatchMaxRows(), appName);
+                    config.conflictPolicy(),
+                    config.synchronousCommit(),
+                    config.applyBatchMaxRows(),
+                    appName,
+                    config.applyPipeline());
             List<TransactionApplier> workers = new ArrayList<>();
             for (int i = 0; i < config.applyWorkers(); i++) {
                 ApplySession session =

@@ -63,6 +63,14 @@ public final class PgSinkConfig extends AbstractConfig {
             "Most rows of one table and operation sent to the target as one batched statement.";
     static final int APPLY_BATCH_MAX_ROWS_DEFAULT = 1000;
 
+    public static final String APPLY_PIPELINE = "apply.pipeline";
+    static final String APPLY_PIPELINE_DOC = "Send the statements of a target transaction to the target in one round"
+            + " trip (pgjdbc pipelines a multi-statement prepared statement) instead of one round trip per"
+            + " statement or batch. If a row does not fit (a conflict) or a statement fails, that transaction is"
+            + " rolled back and applied again statement by statement, which applies conflict.policy and names the"
+            + " record; the next 64 transactions then go statement by statement too.";
+    static final boolean APPLY_PIPELINE_DEFAULT = true;
+
     public static final String APPLY_GROUP_MAX_TRANSACTIONS = "apply.group.max.transactions";
     static final String APPLY_GROUP_MAX_TRANSACTIONS_DOC = "Most consecutive source transactions applied as one"
             + " target transaction when they are ready together (at most 10,000 rows; large transactions stand"
@@ -175,6 +183,10 @@ public final class PgSinkConfig extends AbstractConfig {
         return getInt(APPLY_GROUP_MAX_TRANSACTIONS);
     }
 
+    public boolean applyPipeline() {
+        return getBoolean(APPLY_PIPELINE);
+    }
+
     public int applyWorkers() {
         return getInt(APPLY_WORKERS);
     }
@@ -269,6 +281,8 @@ public final class PgSinkConfig extends AbstractConfig {
                 .define(INT, APPLY_WORKERS_DEFAULT, Range.between(1, 64), HIGH, APPLY_WORKERS_DOC);
         group.key(APPLY_BATCH_MAX_ROWS, "Rows per batch", Width.SHORT)
                 .define(INT, APPLY_BATCH_MAX_ROWS_DEFAULT, Range.atLeast(1), LOW, APPLY_BATCH_MAX_ROWS_DOC);
+        group.key(APPLY_PIPELINE, "Pipelined statements", Width.SHORT)
+                .define(BOOLEAN, APPLY_PIPELINE_DEFAULT, null, MEDIUM, APPLY_PIPELINE_DOC);
         group.key(APPLY_GROUP_MAX_TRANSACTIONS, "Transactions per target transaction", Width.SHORT)
                 .define(
                         INT,

@@ -36,6 +36,15 @@ import org.slf4j.LoggerFactory;
 public final class ApplySession implements TransactionApplier {
     private static final Logger log = LoggerFactory.getLogger(ApplySession.class);
 
+    /**
+     * After a transaction had to be applied again statement by statement, the next ones skip the pipeline: a
+     * conflict rarely comes alone (an overlap with rows already in the target), and each would cost two tries.
+     */
+    private static final int SEPARATE_AFTER_REDO = 64;
+
+    /** Most composite statements a session keeps prepared: each holds a server-side statement per part. */
+    private static final int MAX_COMPOSITES = 32;
+
     private final Connection connection;
     private final int backendPid;
     private final ProgressLog progress;
@@ -43,6 +52,14 @@ public final class ApplySession implements TransactionApplier {
     private final StatementCache statements;
     private final RowPlans plans;
     private final RowWriter writer;
+    private final boolean pipelineEnabled;
+    private final StatementPipeline pipeline;
+    /** True while {@link #applyPipelined} runs: {@link #flush} queues instead of sending. */
+    private boolean pipelined;
+    /** Transactions still to apply statement by statement after a redo. */
+    private int separateLeft;
+    /** Transactions the pipeline could not apply, which went statement by statement instead. */
+    private long redone;
 
     /** The pending batch: rows sharing {@link #rowPlan}, or tables truncated with {@link #truncateOptions}. */
     private final List<ChangeRecord> rows = new ArrayList<>();
@@ -65,7 +82,9 @@ public final class ApplySession implements TransactionApplier {
         this.progress = progress;
         this.evolution = evolution;
         this.plans = plans;
-        this.statements = new StatementCache(connection);
+        this.statements = new StatementCache(connection, StatementCache.MAX_STATEMENTS);
+        this.pipelineEnabled = settings.pipeline();
+        this.pipeline = new StatementPipeline(new StatementCache(connection, MAX_COMPOSITES));
         this.writer = new RowWriter(
                 statements, settings.conflictPolicy(), new ConflictHandler(settings.conflictPolicy(), conflicts));
     }
@@ -117,8 +136,59 @@ public final class ApplySession implements TransactionApplier {
 
     @Override
     public void apply(SourceTransaction tx) throws SQLException {
-        discardPending();
         long started = System.nanoTime();
+        if (pipelineEnabled && separateLeft == 0) {
+            if (applyPipelined(tx)) {
+                logApplied(tx, started, "as one pipeline");
+                return;
+            }
+            log.debug("{} did not fit as one pipeline; applying it statement by statement", tx.describe());
+            rollback();
+            redone++;
+            separateLeft = SEPARATE_AFTER_REDO;
+        } else if (separateLeft > 0) {
+            separateLeft--;
+        }
+        applySeparately(tx);
+        logApplied(tx, started, "statement by statement");
+    }
+
+    /**
+     * Queues the transaction's statements and sends them in as few round trips as the pipeline's bounds
+     * allow.
+     *
+     * @return false if a row did not fit, a statement failed, or the transaction truncates: the caller
+     *     rolls back and applies it statement by statement
+     */
+    private boolean applyPipelined(SourceTransaction tx) throws SQLException {
+        discardPending();
+        pipelined = true;
+        try {
+            for (ChangeRecord record : tx.changes()) {
+                switch (record.event().op()) {
+                    case MESSAGE -> {
+                        // Logical decoding messages are for other consumers; they change no table.
+                    }
+                    case TRUNCATE -> {
+                        return false; // rare, and it locks whole tables: not worth a pipeline of its own
+                    }
+                    default -> {
+                        if (!addRow(record, tx)) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            return flush(tx) && pipeline.send(tx) == StatementPipeline.Outcome.APPLIED;
+        } finally {
+            pipelined = false;
+            pipeline.clear();
+            discardPending();
+        }
+    }
+
+    private void applySeparately(SourceTransaction tx) throws SQLException {
+        discardPending();
         for (ChangeRecord record : tx.changes()) {
             switch (record.event().op()) {
                 case MESSAGE -> {
@@ -129,21 +199,29 @@ public final class ApplySession implements TransactionApplier {
             }
         }
         flush(tx);
+    }
+
+    private static void logApplied(SourceTransaction tx, long started, String how) {
         log.trace(
-                "Applied {} changes of {} in {} µs",
+                "Applied {} changes of {} {} in {} µs",
                 tx.changes().count(),
                 tx.describe(),
+                how,
                 (System.nanoTime() - started) / 1000);
     }
 
-    private void addRow(ChangeRecord record, SourceTransaction tx) throws SQLException {
+    /** @return false if the pipeline reported that a row did not fit (never when applying separately) */
+    private boolean addRow(ChangeRecord record, SourceTransaction tx) throws SQLException {
         RowPlan plan = plans.planFor(record);
         if (!truncated.isEmpty()
                 || (!rows.isEmpty() && (rows.size() >= rowPlan.maxRows || !plan.sameStatement(rowPlan)))) {
-            flush(tx);
+            if (!flush(tx)) {
+                return false;
+            }
         }
         rowPlan = plan;
         rows.add(record);
+        return true;
     }
 
     private void addTruncate(ChangeRecord record, SourceTransaction tx) throws SQLException {
@@ -160,13 +238,23 @@ public final class ApplySession implements TransactionApplier {
         truncateRecords.add(record);
     }
 
-    private void flush(SourceTransaction tx) throws SQLException {
-        if (!rows.isEmpty()) {
+    /**
+     * Sends the pending batch, or queues it in the pipeline (sending the pipeline once it is full).
+     *
+     * @return false if the pipeline reported that a row did not fit (never when applying separately)
+     */
+    private boolean flush(SourceTransaction tx) throws SQLException {
+        boolean fits = true;
+        if (!rows.isEmpty() && pipelined) {
+            pipeline.add(rowPlan, rows);
+            fits = !pipeline.isFull() || pipeline.send(tx) == StatementPipeline.Outcome.APPLIED;
+        } else if (!rows.isEmpty()) {
             writer.write(rowPlan, rows, tx);
         } else if (!truncated.isEmpty()) {
             truncate(tx);
         }
         discardPending();
+        return fits;
     }
 
     /** One TRUNCATE of all tables of consecutive truncate records with the same options, as the source ran it. */
@@ -216,6 +304,11 @@ public final class ApplySession implements TransactionApplier {
         }
     }
 
+    /** How many transactions the pipeline could not apply, so that they were applied statement by statement. */
+    long redone() {
+        return redone;
+    }
+
     @Override
     public int backendPid() {
         return backendPid;
@@ -224,6 +317,7 @@ public final class ApplySession implements TransactionApplier {
     @Override
     public void close() {
         statements.close();
+        pipeline.close();
         try {
             connection.close();
         } catch (SQLException e) {

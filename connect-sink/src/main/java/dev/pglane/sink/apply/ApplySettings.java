@@ -11,9 +11,14 @@ import dev.pglane.sink.SynchronousCommit;
  * @param batchMaxRows most rows of one table and operation per statement or JDBC batch
  * @param applicationName prefix of the sessions' {@code application_name}; a worker's session is
  *     {@code <applicationName>-worker-<n>}
+ * @param pipeline whether a transaction's statements go to the target as one pipeline rather than one by one
  */
 public record ApplySettings(
-        ConflictPolicy conflictPolicy, SynchronousCommit synchronousCommit, int batchMaxRows, String applicationName) {
+        ConflictPolicy conflictPolicy,
+        SynchronousCommit synchronousCommit,
+        int batchMaxRows,
+        String applicationName,
+        boolean pipeline) {
 
     public ApplySettings {
         if (batchMaxRows < 1) {

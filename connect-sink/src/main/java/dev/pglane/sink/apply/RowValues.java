@@ -1,5 +1,7 @@
 package dev.pglane.sink.apply;
 
+import dev.pglane.sink.assemble.ChangeRecord;
+import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.values.PgText;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.envelope.RowImage;
@@ -10,6 +12,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.DataException;
 
 /**
  * Binds a record's values as PostgreSQL text, which the server parses into the column's type: a
@@ -41,6 +44,29 @@ final class RowValues {
             }
         }
         return next;
+    }
+
+    /**
+     * {@link #bind}, naming the record and its transaction if one of its values does not fit its schema.
+     *
+     * @return the next parameter index
+     */
+    static int bindNaming(
+            PreparedStatement statement,
+            int index,
+            List<Field> fields,
+            ChangeRecord record,
+            RowImage image,
+            SourceTransaction tx)
+            throws SQLException {
+        try {
+            return bind(statement, index, fields, record.event(), image);
+        } catch (DataException e) {
+            throw new DataException(
+                    "Record " + record.position() + " of " + tx.describe() + " has a value the sink cannot write: "
+                            + e.getMessage(),
+                    e);
+        }
     }
 
     /** The PostgreSQL text of {@code field} in {@code image}, or null for SQL NULL. */

@@ -8,8 +8,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
-import org.apache.kafka.connect.data.Field;
-import org.apache.kafka.connect.errors.DataException;
 
 /**
  * Sends one batch of row changes that share a {@link RowPlan}: inserts as one multi-row INSERT (a JDBC
@@ -45,7 +43,7 @@ final class RowWriter {
         PreparedStatement statement = statements.get(plan.insert(records.size()));
         int index = 1;
         for (ChangeRecord record : records) {
-            index = bind(statement, index, plan.written, record, RowImage.AFTER, tx);
+            index = RowValues.bindNaming(statement, index, plan.written, record, RowImage.AFTER, tx);
         }
         try {
             if (plan.returnsInserted) {
@@ -84,7 +82,7 @@ final class RowWriter {
         PreparedStatement statement = statements.get(plan.insert(1));
         statement.clearBatch(); // in case an earlier batch failed while it was being bound
         for (ChangeRecord record : records) {
-            bind(statement, 1, plan.written, record, RowImage.AFTER, tx);
+            RowValues.bindNaming(statement, 1, plan.written, record, RowImage.AFTER, tx);
             statement.addBatch();
         }
         int[] counts = executeBatch(statement, plan, records, tx);
@@ -102,8 +100,8 @@ final class RowWriter {
         PreparedStatement statement = statements.get(plan.statement);
         statement.clearBatch(); // in case an earlier batch failed while it was being bound
         for (ChangeRecord record : records) {
-            int index = bind(statement, 1, plan.written, record, RowImage.AFTER, tx);
-            bind(statement, index, plan.match, record, RowValues.matchImage(record.event()), tx);
+            int index = RowValues.bindNaming(statement, 1, plan.written, record, RowImage.AFTER, tx);
+            RowValues.bindNaming(statement, index, plan.match, record, RowValues.matchImage(record.event()), tx);
             statement.addBatch();
         }
         int[] counts = executeBatch(statement, plan, records, tx);
@@ -117,30 +115,11 @@ final class RowWriter {
     /** The new row of an update that found no row, under upsert. */
     private void upsert(RowPlan plan, ChangeRecord record, SourceTransaction tx) throws SQLException {
         PreparedStatement statement = statements.get(plan.upsertRow);
-        bind(statement, 1, plan.written, record, RowImage.AFTER, tx);
+        RowValues.bindNaming(statement, 1, plan.written, record, RowImage.AFTER, tx);
         try {
             statement.execute();
         } catch (SQLException e) {
             throw ApplyFailures.of(e, plan, List.of(record), tx);
-        }
-    }
-
-    /** Binds the fields, naming the record if one of its values does not fit its schema. */
-    private static int bind(
-            PreparedStatement statement,
-            int index,
-            List<Field> fields,
-            ChangeRecord record,
-            RowImage image,
-            SourceTransaction tx)
-            throws SQLException {
-        try {
-            return RowValues.bind(statement, index, fields, record.event(), image);
-        } catch (DataException e) {
-            throw new DataException(
-                    "Record " + record.position() + " of " + tx.describe() + " has a value the sink cannot write: "
-                            + e.getMessage(),
-                    e);
         }
     }
 

@@ -13,13 +13,16 @@ import java.util.Map;
  * since multi-row INSERTs of different row counts are different texts.
  */
 final class StatementCache implements AutoCloseable {
-    private static final int MAX_STATEMENTS = 256;
+    /** The bound for single statements. */
+    static final int MAX_STATEMENTS = 256;
 
     private final Connection connection;
+    private final int maxStatements;
     private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(64, 0.75f, true);
 
-    StatementCache(Connection connection) {
+    StatementCache(Connection connection, int maxStatements) {
         this.connection = connection;
+        this.maxStatements = maxStatements;
     }
 
     PreparedStatement get(String sql) throws SQLException {
@@ -34,7 +37,7 @@ final class StatementCache implements AutoCloseable {
 
     private void evictBeyondBound() throws SQLException {
         Iterator<PreparedStatement> eldest = statements.values().iterator();
-        while (statements.size() > MAX_STATEMENTS) {
+        while (statements.size() > maxStatements) {
             PreparedStatement statement = eldest.next();
             eldest.remove();
             statement.close();

@@ -14,9 +14,10 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The conflict policies against a real PostgreSQL: error names xid, LSN, table, key and record; skip
@@ -28,6 +29,10 @@ class ApplyConflictTest {
     static final TargetServer server = new TargetServer(TableProgressLog.CREATE_TABLE);
 
     /** {@code public.<name> (id int PRIMARY KEY, note text)} holding rows 1 and 2. */
+    private static SourceTable table(String name, boolean pipeline) throws SQLException {
+        return table(name + (pipeline ? "_pipelined" : "_separate"));
+    }
+
     private static SourceTable table(String name) throws SQLException {
         server.execute(
                 "CREATE TABLE public." + name + " (id int PRIMARY KEY, note text)",
@@ -48,76 +53,92 @@ class ApplyConflictTest {
                 .build();
     }
 
-    private static String messageOfFirstFailure(SourceTransaction tx) throws SQLException {
-        try (ApplySession session = ApplySessionTest.open(server, ConflictPolicy.ERROR, 100, false)) {
+    private static String messageOfFirstFailure(SourceTransaction tx, boolean pipeline) throws SQLException {
+        try (ApplySession session =
+                ApplySessionTest.open(server, ConflictPolicy.ERROR, 100, false, ConflictListener.NONE, pipeline)) {
             SQLException e = assertThrows(SQLException.class, () -> session.apply(tx));
             session.rollback();
             return e.getSQLState() + " " + e.getMessage();
         }
     }
 
-    @Test
-    void errorOnAnExistingKeyNamesTableKeyRecordXidAndLsnWithTheUniqueViolationState() throws SQLException {
-        SourceTable t = table("err_insert");
-        String failure = messageOfFirstFailure(conflicting(t, 41));
+    @ParameterizedTest(name = "pipeline {0}")
+    @ValueSource(booleans = {true, false})
+    void errorOnAnExistingKeyNamesTableKeyRecordXidAndLsnWithTheUniqueViolationState(boolean pipeline)
+            throws SQLException {
+        SourceTable t = table("err_insert", pipeline);
+        String failure = messageOfFirstFailure(conflicting(t, 41), pipeline);
         assertTrue(failure.startsWith("23505 "), failure);
-        for (String part :
-                List.of("public.err_insert", "(id)=(1)", "src.public.err_insert-0@102", "xid 41", "1/2000")) {
+        String name = "public." + t.table();
+        for (String part : List.of(name, "(id)=(1)", "src." + name + "-0@102", "xid 41", "1/2000")) {
             assertTrue(failure.contains(part), part + " in " + failure);
         }
-        assertEquals(
-                List.of("1|target one", "2|target two"), server.rows("SELECT * FROM public.err_insert ORDER BY id"));
+        assertEquals(List.of("1|target one", "2|target two"), server.rows("SELECT * FROM " + name + " ORDER BY id"));
     }
 
-    @Test
-    void errorOnAMissingRowNamesTableKeyRecordXidAndLsnWithNoDataFound() throws SQLException {
-        SourceTable t = table("err_update");
-        String update = messageOfFirstFailure(new TestTransaction(42, Lsn.parse("1/3000"))
-                .update(t, null, t.row(9, "nine"))
-                .build());
-        assertTrue(update.startsWith("P0002 Conflict update_missing on public.err_update"), update);
-        for (String part : List.of("(id)=(9)", "src.public.err_update-0@101", "xid 42", "1/3000")) {
+    @ParameterizedTest(name = "pipeline {0}")
+    @ValueSource(booleans = {true, false})
+    void errorOnAMissingRowNamesTableKeyRecordXidAndLsnWithNoDataFound(boolean pipeline) throws SQLException {
+        SourceTable t = table("err_update", pipeline);
+        String name = "public." + t.table();
+        String update = messageOfFirstFailure(
+                new TestTransaction(42, Lsn.parse("1/3000"))
+                        .update(t, null, t.row(9, "nine"))
+                        .build(),
+                pipeline);
+        assertTrue(update.startsWith("P0002 Conflict update_missing on " + name), update);
+        for (String part : List.of("(id)=(9)", "src." + name + "-0@101", "xid 42", "1/3000")) {
             assertTrue(update.contains(part), part + " in " + update);
         }
-        String delete = messageOfFirstFailure(new TestTransaction(43, Lsn.parse("1/4000"))
-                .delete(t, t.row(8, null))
-                .build());
-        assertTrue(delete.startsWith("P0002 Conflict delete_missing on public.err_update"), delete);
+        String delete = messageOfFirstFailure(
+                new TestTransaction(43, Lsn.parse("1/4000"))
+                        .delete(t, t.row(8, null))
+                        .build(),
+                pipeline);
+        assertTrue(delete.startsWith("P0002 Conflict delete_missing on " + name), delete);
         assertTrue(delete.contains("(id)=(8)"), delete);
     }
 
-    @Test
-    void skipCountsEachConflictAndAppliesTheRest() throws SQLException {
-        SourceTable t = table("skipped");
+    @ParameterizedTest(name = "pipeline {0}")
+    @ValueSource(booleans = {true, false})
+    void skipCountsEachConflictOnceAndAppliesTheRest(boolean pipeline) throws SQLException {
+        SourceTable t = table("skipped", pipeline);
+        String name = "public." + t.table();
         List<String> conflicts = new ArrayList<>();
         try (ApplySession session = ApplySessionTest.open(
-                server, ConflictPolicy.SKIP, 100, false, (kind, table) -> conflicts.add(kind + " " + table))) {
+                server,
+                ConflictPolicy.SKIP,
+                100,
+                false,
+                (kind, table) -> conflicts.add(kind + " " + table),
+                pipeline)) {
             ApplySessionTest.applyAndCommit(session, conflicting(t, 44));
         }
         assertEquals(
                 List.of(
-                        "insert_exists public.skipped",
-                        "update_missing public.skipped",
-                        "update_missing public.skipped",
-                        "delete_missing public.skipped"),
+                        "insert_exists " + name,
+                        "update_missing " + name,
+                        "update_missing " + name,
+                        "delete_missing " + name),
                 conflicts);
         assertEquals(
                 List.of("1|target one", "2|source two", "3|source three", "4|source four"),
-                server.rows("SELECT * FROM public.skipped ORDER BY id"));
+                server.rows("SELECT * FROM " + name + " ORDER BY id"));
     }
 
-    @Test
-    void upsertOverwritesInsertsMissingRowsAndSkipsWhatItCannotWrite() throws SQLException {
-        SourceTable t = table("upserted");
+    @ParameterizedTest(name = "pipeline {0}")
+    @ValueSource(booleans = {true, false})
+    void upsertOverwritesInsertsMissingRowsAndSkipsWhatItCannotWrite(boolean pipeline) throws SQLException {
+        SourceTable t = table("upserted", pipeline);
         List<String> conflicts = new ArrayList<>();
         try (ApplySession session = ApplySessionTest.open(
-                server, ConflictPolicy.UPSERT, 100, false, (kind, table) -> conflicts.add(kind))) {
+                server, ConflictPolicy.UPSERT, 100, false, (kind, table) -> conflicts.add(kind), pipeline)) {
             ApplySessionTest.applyAndCommit(session, conflicting(t, 45));
         }
         assertEquals(List.of("insert_exists", "update_missing", "update_missing", "delete_missing"), conflicts);
         assertEquals(
                 List.of("1|source one", "2|source two", "3|source three", "4|source four", "5|source five"),
-                server.rows("SELECT * FROM public.upserted ORDER BY id"),
+                server.rows("SELECT * FROM public." + t.table() + " ORDER BY id"),
                 "row 6 kept unchanged TOAST, which a new row cannot have; deleting the missing row 7 is a no-op");
     }
 }

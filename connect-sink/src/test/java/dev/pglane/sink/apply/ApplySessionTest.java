@@ -38,16 +38,21 @@ class ApplySessionTest {
 
     static ApplySession open(TargetServer target, ConflictPolicy policy, int batchMaxRows, boolean autoCreate)
             throws SQLException {
-        return open(target, policy, batchMaxRows, autoCreate, ConflictListener.NONE);
+        return open(target, policy, batchMaxRows, autoCreate, ConflictListener.NONE, true);
     }
 
     static ApplySession open(
-            TargetServer target, ConflictPolicy policy, int batchMaxRows, boolean autoCreate, ConflictListener listener)
+            TargetServer target,
+            ConflictPolicy policy,
+            int batchMaxRows,
+            boolean autoCreate,
+            ConflictListener listener,
+            boolean pipeline)
             throws SQLException {
         return ApplySession.open(
                 target.endpoint(),
                 3,
-                new ApplySettings(policy, SynchronousCommit.OFF, batchMaxRows, "apply-test"),
+                new ApplySettings(policy, SynchronousCommit.OFF, batchMaxRows, "apply-test", pipeline),
                 new TableMapping("${schema}.${table}"),
                 new TargetCatalog(target.endpoint(), "apply-test-catalog"),
                 new TableEvolution(autoCreate, false),

@@ -1,0 +1,166 @@
+package dev.pglane.sink.apply;
+
+import dev.pglane.connect.database.SqlStateClass;
+import dev.pglane.sink.assemble.ChangeRecord;
+import dev.pglane.sink.assemble.SourceTransaction;
+import dev.pglane.wire.envelope.RowImage;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Sends the row statements of a transaction (or group) to the target as one multi-statement prepared
+ * statement, which pgjdbc sends as one pipeline: every statement's Bind and Execute, then one Sync. A
+ * pgbench transaction is four statements of four shapes, so the statement-by-statement path waits for
+ * the target four times where this waits once; a group of 32 waits once instead of 128 times.
+ *
+ * <p>The pipeline only succeeds when every row fits: each UPDATE and DELETE changes exactly one row and
+ * each INSERT inserts all of its rows. Anything else (a conflict, a rejected value, a missing table) is
+ * reported as {@link Outcome#REDO}: the caller rolls back and applies the transaction statement by
+ * statement, which applies the conflict policy and names the record. Errors of running concurrently with
+ * other sessions (deadlock, lock timeout, a cancel) and lost connections are thrown, as the scheduler
+ * retries those.
+ */
+final class StatementPipeline implements AutoCloseable {
+    /** What became of a pipeline. */
+    enum Outcome {
+        /** Every statement changed exactly the rows it should. */
+        APPLIED,
+        /** A row did not fit or a statement failed: roll back and apply statement by statement. */
+        REDO
+    }
+
+    /** Bounds one round trip: statements and bound values, so the request and its replies stay small. */
+    private static final int MAX_STATEMENTS = 256;
+
+    private static final int MAX_VALUES = 50_000;
+
+    /** Failures that come from other sessions or the connection, not from the rows: the scheduler retries them. */
+    private static final Set<String> CONCURRENCY_STATES = Set.of("40P01", "40001", "55P03", "57014");
+
+    private final StatementCache composites;
+    private final List<Step> steps = new ArrayList<>();
+    private final List<String> texts = new ArrayList<>();
+    private int values;
+
+    StatementPipeline(StatementCache composites) {
+        this.composites = composites;
+    }
+
+    /** One batch of rows sharing a plan, and the text of each statement it sends. */
+    private record Step(RowPlan plan, List<ChangeRecord> records, int statements) {}
+
+    /** True if nothing is waiting to be sent. */
+    boolean isEmpty() {
+        return steps.isEmpty();
+    }
+
+    /** True if the waiting statements should be sent before more are added. */
+    boolean isFull() {
+        return texts.size() >= MAX_STATEMENTS || values >= MAX_VALUES;
+    }
+
+    /** Queues rows that share {@code plan}: one multi-row INSERT, or one UPDATE or DELETE per row. */
+    void add(RowPlan plan, List<ChangeRecord> records) {
+        if (plan.kind == RowPlan.Kind.INSERT) {
+            texts.add(plan.insert(records.size()));
+            steps.add(new Step(plan, List.copyOf(records), 1));
+            values += plan.written.size() * records.size();
+        } else if (plan.statement != null) { // null: an update of unchanged TOAST columns only
+            for (int i = 0; i < records.size(); i++) {
+                texts.add(plan.statement);
+            }
+            steps.add(new Step(plan, List.copyOf(records), records.size()));
+            values += (plan.written.size() + plan.match.size()) * records.size();
+        }
+    }
+
+    /**
+     * Sends the waiting statements in one round trip and checks what each changed; empties the
+     * pipeline either way.
+     *
+     * @throws SQLException for a lost connection or a failure caused by another session
+     */
+    Outcome send(SourceTransaction tx) throws SQLException {
+        if (steps.isEmpty()) {
+            return Outcome.APPLIED;
+        }
+        try {
+            PreparedStatement statement = composites.get(String.join(";\n", texts));
+            bindAll(statement, tx);
+            return readResults(statement, statement.execute());
+        } catch (SQLException e) {
+            if (SqlStateClass.of(e) == SqlStateClass.CONNECTION || CONCURRENCY_STATES.contains(e.getSQLState())) {
+                throw new SQLException("Could not apply " + tx.describe() + ": " + e.getMessage(), e.getSQLState(), e);
+            }
+            return Outcome.REDO;
+        } finally {
+            clear();
+        }
+    }
+
+    /** Forgets the waiting statements. */
+    void clear() {
+        steps.clear();
+        texts.clear();
+        values = 0;
+    }
+
+    @Override
+    public void close() {
+        composites.close();
+    }
+
+    private void bindAll(PreparedStatement statement, SourceTransaction tx) throws SQLException {
+        int index = 1;
+        for (Step step : steps) {
+            for (ChangeRecord record : step.records) {
+                index = RowValues.bindNaming(statement, index, step.plan.written, record, RowImage.AFTER, tx);
+                if (step.plan.kind != RowPlan.Kind.INSERT) {
+                    index = RowValues.bindNaming(
+                            statement, index, step.plan.match, record, RowValues.matchImage(record.event()), tx);
+                }
+            }
+        }
+    }
+
+    /**
+     * Walks the results in statement order: an update count each, or, for an INSERT that returns rows
+     * (upsert), one {@code true} per row.
+     *
+     * @param rows whether the first result is rows, as {@code execute} said
+     */
+    private Outcome readResults(PreparedStatement statement, boolean rows) throws SQLException {
+        boolean first = true;
+        for (Step step : steps) {
+            for (int i = 0; i < step.statements; i++) {
+                boolean current = first ? rows : statement.getMoreResults();
+                first = false;
+                if (!fits(statement, step, current)) {
+                    return Outcome.REDO;
+                }
+            }
+        }
+        return Outcome.APPLIED;
+    }
+
+    private static boolean fits(PreparedStatement statement, Step step, boolean rows) throws SQLException {
+        int expected = step.plan.kind == RowPlan.Kind.INSERT ? step.records.size() : 1;
+        if (!rows) {
+            return statement.getUpdateCount() == expected;
+        }
+        int inserted = 0;
+        try (ResultSet rs = statement.getResultSet()) {
+            while (rs.next()) {
+                if (!rs.getBoolean(1)) {
+                    return false; // an upsert overwrote a row: a conflict the policy reports
+                }
+                inserted++;
+            }
+        }
+        return inserted == expected;
+    }
+}
