@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code applied-lsn}: source end LSN of the last transaction committed on the target;
  *   <li>{@code lag-ms}: now minus the source commit time of that transaction while work is pending, else 0;
  *   <li>{@code transactions-rate}, {@code rows-rate}: applied per second;
- *   <li>{@code busy-workers}, {@code waiting-dependencies}, {@code waiting-turn}: the workers' state;
+ *   <li>{@code busy-workers}, {@code waiting-dependencies}, {@code waiting-turn}: the workers' and the queue's state;
  *   <li>{@code buffered-bytes}, {@code buffered-transactions}: held by the assembler; {@code paused}: 1
  *       while the task paused its partitions;
  *   <li>{@code spills-total}, {@code retries-total}, {@code deadlocks-resolved-total},

@@ -13,6 +13,13 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
 
 /**
  * One pglane source connector created over REST from {@code config-examples/source-json.json}, the way a user
@@ -110,6 +117,27 @@ final class SourceConnectorRun implements AutoCloseable {
         worker.rest().restartTask(name, 0);
         worker.rest().awaitConnectorRunning(name, STARTUP);
         awaitSlotActive(true, STARTUP);
+    }
+
+    /**
+     * Limits how many bytes per second the task's producer may write to the broker ({@code null} lifts the limit):
+     * a broker quota on the producer's client id. A test uses it to make emitting a transaction last long enough,
+     * on any machine, for something to happen in the middle of it.
+     */
+    void throttleProducer(Double bytesPerSecond) {
+        ClientQuotaEntity producer =
+                new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "connector-producer-" + name + "-0"));
+        ClientQuotaAlteration limit = new ClientQuotaAlteration(
+                producer, List.of(new ClientQuotaAlteration.Op("producer_byte_rate", bytesPerSecond)));
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, worker.bootstrapServers()))) {
+            admin.alterClientQuotas(List.of(limit)).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("could not set the producer quota of " + name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted setting the producer quota of " + name, e);
+        }
     }
 
     /** Waits until the slot is active, or released (inactive or absent). */

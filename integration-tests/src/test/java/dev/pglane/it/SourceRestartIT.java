@@ -36,10 +36,16 @@ class SourceRestartIT {
     /**
      * Rows of the large transaction the restart must catch while the connector emits it, after its commit. The
      * restart races the emission: the test sees the first record on Kafka, then asks for the restart, and
-     * meanwhile the task goes on emitting (50,000 rows were sometimes all out before the task stopped on an idle
-     * machine). Four times as many take several seconds to emit.
+     * meanwhile the task goes on emitting. Sizing the transaction alone did not hold: 50,000 rows were sometimes all
+     * out before the task stopped, and 200,000 once the example producer got lz4 and 128 KiB batches.
      */
-    private static final int EMITTED_ROWS = 200_000;
+    private static final int EMITTED_ROWS = 100_000;
+
+    /**
+     * So the producer is throttled by a broker quota until the restart has happened: at this rate the compressed
+     * records of the transaction take tens of seconds, where the restart takes a few.
+     */
+    private static final double EMITTING_BYTES_PER_SECOND = 512 * 1024;
 
     private static final Duration ARRIVAL = Duration.ofSeconds(120);
 
@@ -108,6 +114,8 @@ class SourceRestartIT {
         String table = run.topicPrefix();
         List<Long> xids = new ArrayList<>();
         xids.add(commitSmall(session, table, 1));
+        // At full speed a fast machine emits the whole transaction before the restart lands; throttled, it cannot.
+        run.throttleProducer(EMITTING_BYTES_PER_SECOND);
         session.exec("INSERT INTO " + table + "_rows SELECT g, g FROM generate_series(1, ?) g", EMITTED_ROWS);
         long large = session.xid();
         session.commit();
@@ -116,6 +124,7 @@ class SourceRestartIT {
         awaitFirstRecordOf(run, large);
 
         run.restartTask();
+        run.throttleProducer(null);
 
         xids.add(commitSmall(session, table, 3));
         return new Scenario(xids, IntStream.rangeClosed(1, EMITTED_ROWS).boxed().toList());

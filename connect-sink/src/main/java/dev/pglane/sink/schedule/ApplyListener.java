@@ -20,9 +20,10 @@ public interface ApplyListener {
     default void committed(SourceTransaction tx, long sequence, long rows) {}
 
     /**
-     * A sample of the workers, taken every deadlock-check interval.
+     * A sample of the workers and the queue, taken every deadlock-check interval.
      *
-     * @param onDependencies workers holding a transaction that waits for an earlier conflicting one
+     * @param onDependencies transactions that wait for an earlier conflicting one to commit: queued ones, and
+     *     re-runs waiting on their workers
      * @param onTurn workers that applied their transaction and wait to commit in order
      * @param busyWorkers workers holding a transaction in any state
      */

@@ -20,6 +20,12 @@ import java.util.function.BooleanSupplier;
  * wait reads as one loop over a plain predicate.
  */
 final class CommitSequence {
+    /**
+     * How far into the queue a free worker looks for a runnable transaction: the head is the one that
+     * matters for progress; the next few may be independent of everything in flight.
+     */
+    private static final int RUNNABLE_SCAN = 64;
+
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition queued = lock.newCondition();
     /** For {@link #awaitIdle}: signalled on every commit. */
@@ -67,17 +73,61 @@ final class CommitSequence {
         return stopped || failure != null;
     }
 
-    /** The lowest submitted transaction no worker has taken, waiting for one; null once halted. */
+    /**
+     * The lowest submitted transaction no worker has taken whose dependency has committed, waiting for
+     * one; null once halted. A transaction whose dependency is still in flight stays queued rather than
+     * occupying a worker: the worker that commits the dependency comes here next and takes it, so a chain
+     * of dependent transactions runs on one worker without a hand-over between threads, and the other
+     * workers stay free for independent ones. The lowest uncommitted transaction is always runnable, so
+     * the queue cannot stall.
+     */
     ScheduledTransaction take() throws InterruptedException {
         lock.lock();
         try {
-            while (!halted() && queue.isEmpty()) {
+            ScheduledTransaction job = firstRunnable();
+            while (!halted() && job == null) {
                 queued.await();
+                job = firstRunnable();
             }
-            return halted() ? null : queue.poll();
+            if (halted()) {
+                return null;
+            }
+            queue.removeFirstOccurrence(job);
+            if (firstRunnable() != null) {
+                queued.signal(); // one commit can free several: let another idle worker look
+            }
+            return job;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Queued transactions whose dependency has not committed yet. */
+    int waitingForDependency() {
+        lock.lock();
+        try {
+            int waiting = 0;
+            for (ScheduledTransaction job : queue) {
+                waiting += job.dependsOn() > committed ? 1 : 0;
+            }
+            return waiting;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The first of the oldest queued transactions whose dependency has committed; null if none. */
+    private ScheduledTransaction firstRunnable() {
+        int scanned = 0;
+        for (ScheduledTransaction job : queue) {
+            if (job.dependsOn() <= committed) {
+                return job;
+            }
+            if (++scanned == RUNNABLE_SCAN) {
+                return null;
+            }
+        }
+        return null;
     }
 
     /**

@@ -118,7 +118,7 @@ final class DeadlockWatchdog implements Runnable {
     }
 
     private void reportWaiting() {
-        int onDependencies = 0;
+        int onDependencies = sequence.waitingForDependency(); // queued; a re-run waits on its worker
         int onTurn = 0;
         int busy = 0;
         for (ApplyWorker worker : workers) {

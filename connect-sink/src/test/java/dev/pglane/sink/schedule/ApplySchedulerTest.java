@@ -10,7 +10,9 @@ import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.schedule.SampleTables.TxBuilder;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -45,8 +47,8 @@ class ApplySchedulerTest {
             AtomicInteger laterAttempts = new AtomicInteger(-1);
             db.script(3, (session, attempt) -> {
                 committedBefore.set(db.committedXids());
-                // xid 4 and 5 are taken by workers but held back: they wait for the barrier
-                db.await(session, () -> listener.lastOnDependencies() == 2, "two workers waiting on the barrier");
+                // xid 4 and 5 stay queued while three workers are free: they wait for the barrier
+                db.await(session, () -> listener.lastOnDependencies() == 2, "two transactions waiting on the barrier");
                 laterAttempts.set(db.attemptsOf(4) + db.attemptsOf(5));
             });
             harness.submit(
@@ -57,6 +59,34 @@ class ApplySchedulerTest {
             assertEquals(List.of(1L, 2L), committedBefore.get(), "earlier transactions committed first");
             assertEquals(0, laterAttempts.get(), "a later transaction started during the barrier");
             db.assertNoConflictingOverlap(Set.of(3L));
+        }
+    }
+
+    @Test
+    void aChainOfDependentTransactionsStaysOnTheWorkerThatCommitsEachLink() throws Exception {
+        try (SchedulerHarness harness = new SchedulerHarness(4, INTERVAL, 3)) {
+            FakeDatabase db = harness.db;
+            Map<Long, FakeSession> ranOn = new ConcurrentHashMap<>();
+            for (long xid = 1; xid <= 6; xid++) {
+                long link = xid;
+                db.script(link, (session, attempt) -> {
+                    ranOn.put(link, session);
+                    if (link == 1) { // hold the first link until the whole chain is queued
+                        db.await(session, () -> db.signalled("queued"), "the chain to be queued");
+                    }
+                });
+            }
+            harness.submit(insertAccount(1, 1));
+            for (long xid = 2; xid <= 6; xid++) {
+                harness.submit(new TxBuilder(xid)
+                        .update("accounts", SampleTables.account(1, null, 0), SampleTables.account(1, null, xid))
+                        .build());
+            }
+            db.signal("queued");
+            harness.awaitIdle();
+            harness.scheduler.checkFailure();
+            assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), db.committedXids());
+            assertEquals(1, Set.copyOf(ranOn.values()).size(), "each link went to another worker: " + ranOn);
         }
     }
 
