@@ -3,13 +3,13 @@ package dev.pglane.sink.apply;
 import dev.pglane.connect.database.SqlStateClass;
 import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.assemble.SourceTransaction;
+import dev.pglane.sink.schedule.TransientFailures;
 import dev.pglane.wire.envelope.RowImage;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Sends the row statements of a transaction (or group) to the target as one multi-statement prepared
@@ -38,9 +38,6 @@ final class StatementPipeline implements AutoCloseable {
 
     private static final int MAX_VALUES = 50_000;
 
-    /** Failures that come from other sessions or the connection, not from the rows: the scheduler retries them. */
-    private static final Set<String> CONCURRENCY_STATES = Set.of("40P01", "40001", "55P03", "57014");
-
     private final StatementCache composites;
     private final List<Step> steps = new ArrayList<>();
     private final List<String> texts = new ArrayList<>();
@@ -50,7 +47,7 @@ final class StatementPipeline implements AutoCloseable {
         this.composites = composites;
     }
 
-    /** One batch of rows sharing a plan, and the text of each statement it sends. */
+    /** One batch of rows sharing a plan, and how many statements it sends. */
     private record Step(RowPlan plan, List<ChangeRecord> records, int statements) {}
 
     /** True if nothing is waiting to be sent. */
@@ -93,7 +90,7 @@ final class StatementPipeline implements AutoCloseable {
             bindAll(statement, tx);
             return readResults(statement, statement.execute());
         } catch (SQLException e) {
-            if (SqlStateClass.of(e) == SqlStateClass.CONNECTION || CONCURRENCY_STATES.contains(e.getSQLState())) {
+            if (SqlStateClass.of(e) == SqlStateClass.CONNECTION || TransientFailures.isTransient(e)) {
                 throw new SQLException("Could not apply " + tx.describe() + ": " + e.getMessage(), e.getSQLState(), e);
             }
             return Outcome.REDO;

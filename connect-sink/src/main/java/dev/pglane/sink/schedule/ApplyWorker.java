@@ -140,7 +140,7 @@ final class ApplyWorker implements Runnable {
             log.debug("{} failed behind the head; it runs again after its predecessors", tx.describe(), e);
             return rerun(tx, e.getMessage());
         }
-        if (ApplyFailures.isTransient(e) && headRetries < retryMax) {
+        if (TransientFailures.isTransient(e) && headRetries < retryMax) {
             headRetries++;
             log.info("Retrying {} ({} of {}): {}", tx.describe(), headRetries, retryMax, e.getMessage());
             return rerun(tx, e.getMessage());
