@@ -116,7 +116,9 @@ public final class PgSinkConfig extends AbstractConfig {
 
     public static final String BUFFER_MAX_TRANSACTIONS = "buffer.max.transactions";
     static final String BUFFER_MAX_TRANSACTIONS_DOC =
-            "Most transactions held between their arrival and their commit on the target.";
+            "Most transactions held between their arrival and their commit on the target. While the"
+                    + " assembler holds more than a tenth of it (at least 16), partitions that run ahead of"
+                    + " what the next transaction waits for are paused.";
     static final int BUFFER_MAX_TRANSACTIONS_DEFAULT = 10_000;
 
     public static final String SPILL_DIRECTORY = "spill.directory";

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code transactions-rate}, {@code rows-rate}: applied per second;
  *   <li>{@code busy-workers}, {@code waiting-dependencies}, {@code waiting-turn}: the workers' and the queue's state;
  *   <li>{@code buffered-bytes}, {@code buffered-transactions}: held by the assembler; {@code paused}: 1
- *       while the task paused its partitions;
+ *       while the task paused all its partitions for back-pressure; {@code paused-partitions}: partitions
+ *       paused, also those paused because they ran ahead of the others;
  *   <li>{@code spills-total}, {@code retries-total}, {@code deadlocks-resolved-total},
  *       {@code errant-records-total}, {@code dropped-records-total};
  *   <li>{@code conflicts-total} (tag {@code kind}: insert_exists, update_missing, delete_missing).
@@ -45,6 +46,7 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     private final AtomicLong bufferedBytes = new AtomicLong();
     private final AtomicLong bufferedTransactions = new AtomicLong();
     private final AtomicLong paused = new AtomicLong();
+    private final AtomicLong pausedPartitions = new AtomicLong();
     private final Map<String, LongAdder> conflicts = new ConcurrentHashMap<>();
     private final RateMeter transactions;
     private final RateMeter rows;
@@ -80,7 +82,11 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
         metrics.gauge("waiting-turn", "Applied transactions waiting for their commit turn", waitingTurn::get);
         metrics.gauge("buffered-bytes", "Bytes of change records held in memory by the assembler", bufferedBytes::get);
         metrics.gauge("buffered-transactions", "Transactions held by the assembler", bufferedTransactions::get);
-        metrics.gauge("paused", "1 while the task paused its partitions for back-pressure", paused::get);
+        metrics.gauge("paused", "1 while the task paused all its partitions for back-pressure", paused::get);
+        metrics.gauge(
+                "paused-partitions",
+                "Partitions paused, for back-pressure or because they ran ahead of the others",
+                pausedPartitions::get);
         for (String kind : CONFLICT_KINDS) {
             LongAdder count = new LongAdder();
             conflicts.put(kind, count);
@@ -123,8 +129,9 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
         bufferedTransactions.set(transactionCount);
     }
 
-    void paused(boolean isPaused) {
-        paused.set(isPaused ? 1 : 0);
+    void paused(boolean all, int partitions) {
+        paused.set(all ? 1 : 0);
+        pausedPartitions.set(partitions);
     }
 
     void errantRecord() {

@@ -10,9 +10,11 @@ import dev.pglane.wire.TopicNames;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -53,6 +55,10 @@ public final class PgSinkTask extends SinkTask {
     private ApplyPipeline pipeline;
     private long durableSequence;
     private Backpressure backpressure;
+    private PartitionFlow flow;
+    /** The partitions this task paused, for back-pressure or because they ran ahead. */
+    private final Set<TopicPartition> paused = new HashSet<>();
+
     private TransactionGroups groups;
 
     @Override
@@ -68,6 +74,7 @@ public final class PgSinkTask extends SinkTask {
         messagesTopic = TopicNames.perTable(config.sourceTopicPrefix()).messagesTopic();
         metrics = PgSinkMetrics.create(context, "pglane sink " + sinkName);
         backpressure = new Backpressure(config.bufferMaxBytes(), config.bufferMaxTransactions());
+        flow = new PartitionFlow(PartitionFlow.limitFor(config.bufferMaxTransactions()), decoder::isMarkerTopic);
         groups = new TransactionGroups(config.applyGroupMaxTransactions(), GROUP_MAX_CHANGES);
         log.info("pglane sink {} starting: {} apply workers", sinkName, config.applyWorkers());
     }
@@ -83,7 +90,7 @@ public final class PgSinkTask extends SinkTask {
         }
         release();
         checkPipeline();
-        applyBackpressure();
+        applyPauses();
         metrics.buffered(assembler.bufferedBytes(), assembler.bufferedTransactions());
     }
 
@@ -276,20 +283,38 @@ public final class PgSinkTask extends SinkTask {
         }
     }
 
-    private void applyBackpressure() {
-        Backpressure.Change change = backpressure.update(inFlight.size(), inFlightBytes + assembler.bufferedBytes());
-        if (change == Backpressure.Change.PAUSE) {
-            context.pause(context.assignment().toArray(TopicPartition[]::new));
-            metrics.paused(true);
-        } else if (change == Backpressure.Change.RESUME) {
-            resumeAll();
+    /**
+     * Pauses every partition while the workers are behind, otherwise those that run ahead of what the
+     * next transaction waits for; resumes the rest.
+     */
+    private void applyPauses() {
+        boolean backpressured = backpressure.update(inFlight.size(), inFlightBytes + assembler.bufferedBytes());
+        Set<TopicPartition> assignment = context.assignment();
+        Set<TopicPartition> wanted = backpressured
+                ? assignment
+                : flow.ahead(assembler.bufferedTransactions(), assembler::awaited, assignment);
+        // a partition revoked meanwhile cannot be resumed; Connect pauses it again if it comes back
+        TopicPartition[] resume = paused.stream()
+                .filter(partition -> !wanted.contains(partition) && assignment.contains(partition))
+                .toArray(TopicPartition[]::new);
+        TopicPartition[] pause =
+                wanted.stream().filter(partition -> !paused.contains(partition)).toArray(TopicPartition[]::new);
+        if (resume.length > 0) {
+            context.resume(resume);
+            paused.removeAll(List.of(resume));
         }
+        if (pause.length > 0) {
+            context.pause(pause);
+            paused.addAll(List.of(pause));
+        }
+        metrics.paused(backpressured, paused.size());
     }
 
     private void resumeAll() {
         context.resume(context.assignment().toArray(TopicPartition[]::new));
+        paused.clear();
         backpressure.resumed();
-        metrics.paused(false);
+        metrics.paused(false, 0);
     }
 
     @Override

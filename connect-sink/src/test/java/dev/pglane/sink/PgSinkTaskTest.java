@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -145,6 +146,35 @@ class PgSinkTaskTest {
     }
 
     @Test
+    void partitionsThatRunAheadPauseUntilTheOthersCatchUp() throws Exception {
+        FakeSinkTaskContext context = context();
+        // buffer.max.transactions 40: the assembler holds at most 16 copies before it pauses partitions
+        PgSinkTask task = startTask(context, 2, Map.of(PgSinkConfig.BUFFER_MAX_TRANSACTIONS, "40"));
+        ConnectLoop connect = new ConnectLoop(task, context);
+        try {
+            connect.deliver(List.of(marker(new Marker.Start(7, 1_700_000_000_000L, Lsn.parse("0/100")))));
+            List<SinkRecord> records = new ArrayList<>();
+            List<SinkRecord> ends = new ArrayList<>();
+            for (int i = 1; i <= 40; i++) {
+                records.add(change(i % 2 == 0 ? LEDGER_0 : LEDGER_1, insert(800 + i, 1, i, "row " + i)));
+                ends.add(marker(end(800 + i, "0/" + Integer.toHexString(0x1000 * i), 1)));
+            }
+            connect.deliver(records.subList(0, 20));
+            assertEquals(Set.of(LEDGER_0, LEDGER_1), context.paused, "records ahead of their ENDs: markers flow");
+
+            connect.deliver(ends);
+            assertEquals(Set.of(MARKERS), context.paused, "ENDs ahead of their records: the ledger topic flows");
+
+            connect.deliver(records.subList(20, 40));
+            awaitProgress(connect, Lsn.parse("0/28000"));
+            assertEquals(Set.of(), context.paused);
+            assertEquals(40, rows().size());
+        } finally {
+            task.stop();
+        }
+    }
+
+    @Test
     void lostTargetConnectionsAreRetriedAndNothingIsLostOrAppliedTwice() throws Exception {
         FakeSinkTaskContext context = context();
         PgSinkTask task = startTask(context, 3);
@@ -205,7 +235,11 @@ class PgSinkTaskTest {
     }
 
     private PgSinkTask startTask(FakeSinkTaskContext context, int workers) {
-        Map<String, String> props = new HashMap<>();
+        return startTask(context, workers, Map.of());
+    }
+
+    private PgSinkTask startTask(FakeSinkTaskContext context, int workers, Map<String, String> settings) {
+        Map<String, String> props = new HashMap<>(settings);
         props.put("name", "task-test");
         props.put("topics.regex", "shop\\..*");
         props.put(DatabaseSettings.HOST, "127.0.0.1");

@@ -132,16 +132,23 @@ final class HeldCopy {
 
     /** True once the END arrived and every counted topic has its records (undecodable ones included). */
     boolean complete(Predicate<String> countedTopic, PoisonCredits poison) {
-        if (end == null) {
-            return false;
-        }
+        return end != null && expected.entrySet().stream().noneMatch(topic -> lacks(topic, countedTopic, poison));
+    }
+
+    /** The counted topics whose records, as the END counts them, have not all arrived; none before the END. */
+    Set<String> missingTopics(Predicate<String> countedTopic, PoisonCredits poison) {
+        Set<String> missing = new HashSet<>();
         for (Map.Entry<String, Long> topic : expected.entrySet()) {
-            String name = topic.getKey();
-            if (countedTopic.test(name) && counts.of(name) + poison.credits(key.xid(), name) < topic.getValue()) {
-                return false;
+            if (lacks(topic, countedTopic, poison)) {
+                missing.add(topic.getKey());
             }
         }
-        return true;
+        return missing;
+    }
+
+    private boolean lacks(Map.Entry<String, Long> topic, Predicate<String> countedTopic, PoisonCredits poison) {
+        String name = topic.getKey();
+        return countedTopic.test(name) && counts.of(name) + poison.credits(key.xid(), name) < topic.getValue();
     }
 
     long memoryBytes() {

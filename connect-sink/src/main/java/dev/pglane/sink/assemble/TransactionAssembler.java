@@ -54,6 +54,9 @@ public final class TransactionAssembler implements AutoCloseable {
     private Lsn releasedThrough = Lsn.INVALID;
 
     private long maxGeneration = -1;
+    /** The highest generation of any marker or record: a later run's records can come before its markers. */
+    private long newestGeneration = -1;
+
     private long bufferedBytes;
 
     public TransactionAssembler(AssemblerSettings settings, AppliedPosition applied, AssemblerListener listener) {
@@ -74,6 +77,7 @@ public final class TransactionAssembler implements AutoCloseable {
             return;
         }
         CopyKey key = new CopyKey(transaction.xid(), transaction.generation());
+        newestGeneration = Math.max(newestGeneration, key.generation());
         String finishedReason = finished.reason(key);
         if (finishedReason != null) {
             listener.dropped(finishedReason, 1);
@@ -194,6 +198,22 @@ public final class TransactionAssembler implements AutoCloseable {
     }
 
     /**
+     * What the next transaction in commit order waits for, as {@link #drainReady()} left it: its END, when
+     * no END waits at the head, or the records the head END announces on some topics. A later run may
+     * send that transaction again, END included (see {@code resentComplete}), so once one started,
+     * markers are awaited too.
+     */
+    public Awaited awaited() {
+        CopyKey headKey = endOrder.peekFirst();
+        HeldCopy head = headKey == null ? null : held.get(headKey);
+        if (head == null) {
+            return Awaited.END;
+        }
+        boolean resendPossible = headKey.generation() < newestGeneration;
+        return new Awaited(resendPossible, head.missingTopics(settings.countedTopic(), poison));
+    }
+
+    /**
      * Per partition, the lowest offset of a record or marker still needed by a copy not yet released
      * (records, its END, ABORTs of its subtransactions, undecodable records): consumer offsets must
      * not pass it, or a restart would miss it.
@@ -233,6 +253,7 @@ public final class TransactionAssembler implements AutoCloseable {
     }
 
     private void observeGeneration(long generation) {
+        newestGeneration = Math.max(newestGeneration, generation);
         if (generation <= maxGeneration) {
             return;
         }

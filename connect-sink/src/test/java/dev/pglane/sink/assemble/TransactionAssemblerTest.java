@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.BeforeEach;
@@ -102,6 +103,28 @@ class TransactionAssemblerTest {
         assertEquals(
                 List.of(7L, 8L),
                 assembler.drainReady().stream().map(SourceTransaction::xid).toList());
+    }
+
+    @Test
+    void awaitsTheNextEndThenTheTopicsItsRecordsAreMissingOn() {
+        ChangeRecord order = insert(7, 1, 1, orders(1), 10);
+        ChangeRecord item = insert(7, 1, 2, items(), 5);
+        assembler.addChange(item);
+        assertEquals(Awaited.END, assembler.awaited(), "no END yet");
+
+        assembler.addMarker(end(7, 1, 0x100, List.of(order, item)), MARKERS, 40);
+        assembler.drainReady();
+        assertEquals(new Awaited(false, Set.of(Changes.ORDERS)), assembler.awaited());
+
+        assembler.addChange(insert(9, 2, 1, orders(0), 11));
+        assertEquals(
+                new Awaited(true, Set.of(Changes.ORDERS)),
+                assembler.awaited(),
+                "a later run started: it may send the transaction again, END included");
+
+        assembler.addChange(order);
+        assembler.drainReady();
+        assertEquals(Awaited.END, assembler.awaited(), "released");
     }
 
     @Test
