@@ -17,6 +17,8 @@ public final class StructReader {
 
     private final Struct struct;
     private final String context;
+    /** The index after the field last read: the decoders read mostly in schema order. */
+    private int next;
 
     private StructReader(Struct struct, String context) {
         this.struct = struct;
@@ -131,6 +133,18 @@ public final class StructReader {
         return xid;
     }
 
+    /** The field named {@code name}: the one after the last read if it is, else a lookup by name. */
+    private Field declared(String name) {
+        List<Field> fields = struct.schema().fields();
+        Field found = next < fields.size() && fields.get(next).name().equals(name)
+                ? fields.get(next)
+                : struct.schema().field(name);
+        if (found != null) {
+            next = found.index() + 1;
+        }
+        return found;
+    }
+
     private Object required(String field, Schema.Type type) {
         Object value = optional(field, type);
         if (value == null) {
@@ -140,7 +154,7 @@ public final class StructReader {
     }
 
     private Object optional(String field, Schema.Type type) {
-        Field declared = struct.schema().field(field);
+        Field declared = declared(field);
         if (declared == null) {
             return null;
         }

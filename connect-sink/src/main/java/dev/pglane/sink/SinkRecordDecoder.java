@@ -4,6 +4,7 @@ import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.assemble.TransactionAssembler;
 import dev.pglane.wire.TransactionKey;
 import dev.pglane.wire.envelope.ChangeEnvelope;
+import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.marker.Marker;
 import dev.pglane.wire.marker.MarkerCodec;
 import org.apache.kafka.common.TopicPartition;
@@ -48,8 +49,8 @@ final class SinkRecordDecoder {
             if (isMarkerTopic(record.topic())) {
                 return new MarkerRecord(MarkerCodec.fromStruct(record.value()), partition, offset);
             }
-            long size = TransactionAssembler.estimateSize(record.value());
-            return new Change(new ChangeRecord(partition, offset, ChangeEnvelope.fromStruct(record.value()), size));
+            ChangeEvent event = ChangeEnvelope.fromStruct(record.value());
+            return new Change(new ChangeRecord(partition, offset, event, TransactionAssembler.estimateSize(event)));
         } catch (DataException | IllegalArgumentException e) {
             DataException cause = e instanceof DataException d ? d : new DataException(e.getMessage(), e);
             return new Undecodable(record, keyXid(record), cause);

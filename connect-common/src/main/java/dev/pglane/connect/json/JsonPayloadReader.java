@@ -146,14 +146,21 @@ final class JsonPayloadReader {
         Struct struct = new Struct(schema);
         List<Field> fields = schema.fields();
         boolean[] seen = new boolean[fields.size()];
+        int expected = 0;
         while (in.nextToken() == JsonToken.FIELD_NAME) {
-            Field field = schema.field(in.currentName());
+            // JsonConverter writes the fields in schema order: try the next one before a lookup by name
+            String name = in.currentName();
+            Field field =
+                    expected < fields.size() && fields.get(expected).name().equals(name)
+                            ? fields.get(expected)
+                            : schema.field(name);
             in.nextToken();
             if (field == null) {
                 in.skipChildren(); // JsonConverter reads only the schema's fields
                 continue;
             }
             seen[field.index()] = true;
+            expected = field.index() + 1;
             struct.put(field, read(in, field.schema()));
         }
         for (Field field : fields) {

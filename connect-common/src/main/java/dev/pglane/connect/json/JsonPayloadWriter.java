@@ -114,7 +114,9 @@ final class JsonPayloadWriter {
         out.writeStartObject();
         for (Field field : schema.fields()) {
             out.writeFieldName(field.name());
-            write(out, field.schema(), struct.getWithoutDefault(field.name()));
+            // by Field, not by name (no hash lookup); a null comes back as the field's default, as
+            // JsonConverter writes it under replace.null.with.default=true, the fast path's condition
+            write(out, field.schema(), struct.get(field));
         }
         out.writeEndObject();
     }

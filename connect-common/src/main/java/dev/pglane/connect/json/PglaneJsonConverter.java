@@ -1,10 +1,8 @@
 package dev.pglane.connect.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -41,6 +39,9 @@ public final class PglaneJsonConverter implements Converter {
 
     private final JsonConverter jsonConverter = new JsonConverter();
     private final JsonFactory factory = new JsonFactory();
+    /** Per thread: Connect gives every task its own converter, but nothing forbids sharing one. */
+    private final ThreadLocal<PayloadBuffer> payloads = new ThreadLocal<>();
+
     private SchemaTexts schemas;
     private boolean fast;
     /** Records the fast path handed to JsonConverter: for tests, which must see the fast path taken. */
@@ -74,20 +75,41 @@ public final class PglaneJsonConverter implements Converter {
             return jsonConverter.fromConnectData(topic, schema, value);
         }
         try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(512);
-            out.write(SCHEMA_FIELD);
-            out.write(schemas.textOf(schema));
-            out.write(PAYLOAD_FIELD);
-            try (JsonGenerator generator = factory.createGenerator(out)) {
-                JsonPayloadWriter.write(generator, schema, value);
+            byte[] schemaText = schemas.textOf(schema);
+            PayloadBuffer payload = payload(schema, value);
+            byte[] record =
+                    new byte[SCHEMA_FIELD.length + schemaText.length + PAYLOAD_FIELD.length + payload.size() + 1];
+            System.arraycopy(SCHEMA_FIELD, 0, record, 0, SCHEMA_FIELD.length);
+            System.arraycopy(schemaText, 0, record, SCHEMA_FIELD.length, schemaText.length);
+            int payloadAt = SCHEMA_FIELD.length + schemaText.length;
+            System.arraycopy(PAYLOAD_FIELD, 0, record, payloadAt, PAYLOAD_FIELD.length);
+            payload.copyTo(record, payloadAt + PAYLOAD_FIELD.length);
+            record[record.length - 1] = '}';
+            if (!payload.worthKeeping()) {
+                payloads.remove();
             }
-            out.write('}');
-            return out.toByteArray();
+            return record;
         } catch (NotFastPath | ClassCastException e) {
             handedOver.incrementAndGet();
             return jsonConverter.fromConnectData(topic, schema, value);
         } catch (IOException e) {
             throw new DataException("Converting Kafka Connect data to byte[] failed due to serialization error: ", e);
+        }
+    }
+
+    /** Writes the payload into this thread's buffer, which is dropped if the write fails half-way. */
+    private PayloadBuffer payload(Schema schema, Object value) throws IOException {
+        PayloadBuffer payload = payloads.get();
+        if (payload == null) {
+            payload = new PayloadBuffer(factory);
+            payloads.set(payload);
+        }
+        try {
+            payload.write(schema, value);
+            return payload;
+        } catch (IOException | RuntimeException e) {
+            payloads.remove();
+            throw e;
         }
     }
 

@@ -127,6 +127,29 @@ class PglaneJsonConverterTest {
     }
 
     @Test
+    void aRecordThatFailsHalfWayLeavesTheNextOnesIntact() {
+        Schema schema = SchemaBuilder.struct()
+                .field("s", Schema.STRING_SCHEMA)
+                .field("d", Decimal.schema(2))
+                .build();
+        PglaneJsonConverter converter = converter(false);
+        JsonConverter reference = jsonConverter(false);
+        // Struct.put takes any BigDecimal; the writer fails on the scale after it wrote the first field
+        Struct wrongScale = new Struct(schema).put("s", "first").put("d", new BigDecimal("1.234"));
+        DataException expected =
+                assertThrows(DataException.class, () -> reference.fromConnectData(TOPIC, schema, wrongScale));
+        DataException actual =
+                assertThrows(DataException.class, () -> converter.fromConnectData(TOPIC, schema, wrongScale));
+        assertEquals(expected.getMessage(), actual.getMessage());
+        for (int i = 0; i < 3; i++) {
+            Struct good = new Struct(schema).put("s", "record " + i).put("d", new BigDecimal("12.3" + i));
+            assertEquals(
+                    new String(reference.fromConnectData(TOPIC, schema, good), StandardCharsets.UTF_8),
+                    new String(converter.fromConnectData(TOPIC, schema, good), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
     void withoutSchemasItIsJsonConverter() {
         PglaneJsonConverter converter = new PglaneJsonConverter();
         converter.configure(Map.of("schemas.enable", "false"), false);

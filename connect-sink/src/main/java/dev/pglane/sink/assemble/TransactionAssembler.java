@@ -2,6 +2,7 @@ package dev.pglane.sink.assemble;
 
 import dev.pglane.sink.progress.AppliedPosition;
 import dev.pglane.wire.Lsn;
+import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.envelope.EnvelopeSchemas;
 import dev.pglane.wire.envelope.TransactionInfo;
 import dev.pglane.wire.marker.Marker;
@@ -244,12 +245,9 @@ public final class TransactionAssembler implements AutoCloseable {
         bufferedBytes = 0;
     }
 
-    /**
-     * A heap estimate of a Connect value (Struct, List, Map, String, byte[], ByteBuffer, BigDecimal,
-     * boxed primitives), for {@link ChangeRecord#sizeBytes()}.
-     */
-    public static long estimateSize(Object connectValue) {
-        return ConnectValueSizes.estimate(connectValue);
+    /** A heap estimate of a decoded change, for {@link ChangeRecord#sizeBytes()}. */
+    public static long estimateSize(ChangeEvent event) {
+        return ConnectValueSizes.estimate(event);
     }
 
     private void observeGeneration(long generation) {

@@ -27,18 +27,28 @@ public record WriteKey(TableName table, List<String> columns, List<Object> value
             throw new IllegalArgumentException(
                     "key of " + table + " has " + columns.size() + " columns but " + values.size() + " values");
         }
+        if (columns.size() == 1) { // most keys: nothing to sort
+            columns = List.copyOf(columns);
+            values = List.of(normalise(values.get(0)));
+        } else {
+            List<Object> sortedValues = new ArrayList<>(values.size());
+            columns = sortedColumns(columns, values, sortedValues);
+            values = List.copyOf(sortedValues);
+        }
+    }
+
+    /** {@code columns} sorted by name; adds the values, normalised, to {@code sortedValues} in that order. */
+    private static List<String> sortedColumns(List<String> columns, List<Object> values, List<Object> sortedValues) {
         List<Integer> order = IntStream.range(0, columns.size())
                 .boxed()
                 .sorted(Comparator.comparing(columns::get))
                 .toList();
         List<String> sortedColumns = new ArrayList<>(columns.size());
-        List<Object> sortedValues = new ArrayList<>(values.size());
         for (int i : order) {
             sortedColumns.add(columns.get(i));
             sortedValues.add(normalise(values.get(i)));
         }
-        columns = List.copyOf(sortedColumns);
-        values = List.copyOf(sortedValues);
+        return List.copyOf(sortedColumns);
     }
 
     private static Object normalise(Object value) {

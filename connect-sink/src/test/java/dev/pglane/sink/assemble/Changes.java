@@ -34,7 +34,7 @@ final class Changes {
                 .after(EnvelopeSamples.row((int) totalOrder, "1.50", "row " + totalOrder))
                 .processingTime(Timestamps.ofMicros(1_700_000_001_000_001L))
                 .build();
-        return new ChangeRecord(partition, offset, event, TransactionAssembler.estimateSize(event.after()));
+        return new ChangeRecord(partition, offset, event, TransactionAssembler.estimateSize(event));
     }
 
     static ChangeRecord insert(long xid, long generation, long totalOrder, TopicPartition partition, long offset) {
