@@ -2,6 +2,7 @@ package dev.pglane.it.bench;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /** The end-to-end stage in {@code report.md}: one row per run, and whether lag stayed bounded in every run. */
 final class EndToEndReport {
@@ -29,7 +30,8 @@ final class EndToEndReport {
     String body() {
         StringBuilder md = new StringBuilder(format(
                 "pgbench's TPC-B load on the source while the whole pipeline runs, then a fence and the wait until it"
-                        + " is applied (drain). Lag: how long before each reading (every 250 ms) the last applied"
+                        + " is applied (drain). Before it, a 5 s warm-up of the same load, applied, so that the figures"
+                        + " are of the steady state. Lag: how long before each reading (every 250 ms) the last applied"
                         + " transaction had committed. Bounded: the last third's mean lag ≤ %.1f× the first third's +"
                         + " %.1f s. Apply rate: transactions over load + drain. CPU over load + drain.\n\n",
                 LagSummary.GROWTH_ALLOWED, LagSummary.SLACK_SECONDS));
@@ -57,6 +59,16 @@ final class EndToEndReport {
                     m.cpu().targetPg(),
                     m.cpu().jvm(),
                     m.cpuPerThousand()));
+        }
+        if (!runs.isEmpty()) {
+            md.append(format("\nLag in seconds every %d s of the load:\n\n", LagSummary.SERIES_STEP_SECONDS));
+            for (EndToEndMeasurement m : runs) {
+                md.append(format("- %d workers, run %d: ", m.workers(), m.run()))
+                        .append(m.lag().series().stream()
+                                .map(lag -> format("%.1f", lag))
+                                .collect(Collectors.joining(" ")))
+                        .append('\n');
+            }
         }
         if (!failures.isEmpty()) {
             md.append("\nFailed runs (not in the figures above):\n\n");

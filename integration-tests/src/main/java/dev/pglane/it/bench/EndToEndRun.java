@@ -11,12 +11,15 @@ import java.util.Map;
 
 /**
  * The whole pipeline, source → Kafka → sink, under pgbench's load: the source reset to the target template's state,
- * a slot at that point, both connectors created, then pgbench with the backlog's clients for a fixed time while the
- * sink's lag is read throughout; then a fence, and the wait until the sink has applied it. The target is compared
+ * a slot at that point, both connectors created and warmed up (a few seconds of the load, applied, so that every
+ * topic exists, the sink reads it and the JIT has compiled the hot paths: the figures are of the steady state, not of
+ * the connectors' start), then pgbench with the backlog's clients for a fixed time while the sink's lag is read
+ * throughout; then a fence, and the wait until the sink has applied it. The target is compared
  * with the source afterwards: a run that differs fails.
  */
 final class EndToEndRun {
     private static final String PREFIX = "bench_e2e";
+    private static final Duration WARM_UP = Duration.ofSeconds(5);
 
     private final PostgresNode target;
     private final ConnectRestClient rest;
@@ -55,6 +58,7 @@ final class EndToEndRun {
             rest.putConnectorConfig(PREFIX, sourceConnector.config(slot, PREFIX));
             Map<String, String> sinkConfig = sinkConnector.config(database, workers, sinkName);
             rest.putConnectorConfig(sinkName, sinkConfig);
+            drain(database, sinkConfig, sinkName, workers, run, backlog.load(WARM_UP));
             CpuMeter.Reading before = cpu.read();
             long begin = System.nanoTime();
             long transactions;

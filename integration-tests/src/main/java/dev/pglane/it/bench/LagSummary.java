@@ -1,5 +1,6 @@
 package dev.pglane.it.bench;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -10,11 +11,24 @@ import java.util.List;
  * first third's plus {@link #SLACK_SECONDS} (a pipeline that keeps up shows a flat lag with noise; one that falls
  * behind shows a lag rising with time).
  *
- * @param samples the readings with progress: seconds since the load started, and the lag then in seconds
+ * @param samples the readings with progress
+ * @param series the lag at every {@link #SERIES_STEP_SECONDS} of the load (the first reading at or after each
+ *     step), to show its shape
  */
-record LagSummary(double maxSeconds, double endSeconds, double firstThirdMean, double lastThirdMean, int samples) {
+record LagSummary(
+        double maxSeconds,
+        double endSeconds,
+        double firstThirdMean,
+        double lastThirdMean,
+        int samples,
+        List<Double> series) {
     static final double GROWTH_ALLOWED = 1.5;
     static final double SLACK_SECONDS = 0.5;
+    static final int SERIES_STEP_SECONDS = 5;
+
+    LagSummary {
+        series = List.copyOf(series);
+    }
 
     /** One reading: when, in seconds since the load started, and the lag then. */
     record Sample(double atSeconds, double lagSeconds) {}
@@ -30,7 +44,17 @@ record LagSummary(double maxSeconds, double endSeconds, double firstThirdMean, d
                 end,
                 mean(samples, 0, loadSeconds / 3),
                 mean(samples, loadSeconds * 2 / 3, loadSeconds),
-                samples.size());
+                samples.size(),
+                series(samples, loadSeconds));
+    }
+
+    private static List<Double> series(List<Sample> samples, double loadSeconds) {
+        List<Double> series = new ArrayList<>();
+        for (int step = SERIES_STEP_SECONDS; step <= loadSeconds; step += SERIES_STEP_SECONDS) {
+            double at = step;
+            samples.stream().filter(s -> s.atSeconds() >= at).findFirst().ifPresent(s -> series.add(s.lagSeconds()));
+        }
+        return series;
     }
 
     boolean bounded() {

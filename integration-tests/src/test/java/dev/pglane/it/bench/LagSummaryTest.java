@@ -41,6 +41,7 @@ class LagSummaryTest {
         assertEquals(1.05, lag.firstThirdMean(), 1e-9);
         assertEquals(5.0, lag.lastThirdMean(), 1e-9);
         assertEquals(6.0, lag.maxSeconds());
+        assertEquals(List.of(0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 5.5, 6.0), lag.series());
     }
 
     @Test
