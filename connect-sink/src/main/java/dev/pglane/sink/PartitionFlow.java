@@ -9,9 +9,9 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Keeps the partitions of a sink that is behind in step. Connect's consumer fills every partition's
- * fetch up to the same byte budget, so while the sink is behind, a topic with fewer bytes per
- * transaction (often the marker topic) runs ahead of the others, and the assembler fills with copies
- * waiting for the partition that lags. Measured under pgbench's load: 73,000 copies held, spilled and
+ * fetch up to the same byte budget, so while the sink is behind, the topics do not advance in step
+ * (the marker topic runs ahead of a table topic, or behind it, by turns), and the assembler fills with
+ * copies waiting for the partition that lags. Measured under pgbench's load: 73,000 copies held, spilled and
  * scanned at every offset commit, while the workers had nothing to apply.
  *
  * <p>Once the assembler holds more than {@code limit} copies, every assigned partition the next
