@@ -10,6 +10,10 @@ import java.util.List;
 /**
  * Reads a sink's progress every {@link #INTERVAL} on a thread of its own and keeps every reading's lag (unlike
  * {@code LagSampler}, which keeps the greatest only): the series that tells whether lag grows under a load.
+ *
+ * <p>A reading's lag is the age of the last applied transaction, but at most the time since the recorder started
+ * with the load: what the sink applied before (a warm-up) ages while the source is idle, yet nothing older than the
+ * load was pending.
  */
 final class LagRecorder implements AutoCloseable {
     private static final Duration INTERVAL = Duration.ofMillis(250);
@@ -38,9 +42,10 @@ final class LagRecorder implements AutoCloseable {
             while (!stopped) {
                 Progress now = progress.read();
                 if (!now.isNone()) {
+                    double at = (System.nanoTime() - start) / 1e9;
                     synchronized (samples) {
-                        samples.add(new LagSummary.Sample(
-                                (System.nanoTime() - start) / 1e9, now.lag().toNanos() / 1e9));
+                        samples.add(
+                                new LagSummary.Sample(at, Math.min(at, now.lag().toNanos() / 1e9)));
                     }
                 }
                 Thread.sleep(INTERVAL.toMillis());
