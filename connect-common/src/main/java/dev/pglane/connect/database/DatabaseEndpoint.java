@@ -13,6 +13,13 @@ import org.postgresql.jdbc.SslMode;
 /**
  * Where and as whom to connect to PostgreSQL (the {@code database.*} keys), turned into pgjdbc
  * terms. {@link Password#toString()} hides the password, so the record is safe to log.
+ *
+ * <p>Every session starts with {@link #PINNED_SEARCH_PATH}: a role that may create objects in a schema of
+ * the default search path (such as {@code public} before PostgreSQL 15) could otherwise shadow a function or
+ * operator pglane's SQL calls with a better-matching one of its own and run code as pglane's role, which is
+ * often a superuser (CVE-2018-1058; PostgreSQL's own apply worker pins its search path since CVE-2020-14349).
+ * Nothing pglane runs depends on the search path: it names every table by schema, and types by the names the
+ * server formats under this same path.
  */
 public record DatabaseEndpoint(
         String host,
@@ -23,6 +30,15 @@ public record DatabaseEndpoint(
         SslMode sslMode,
         String sslRootCert,
         Duration connectTimeout) {
+
+    /**
+     * The search path of every session: pg_catalog first and the session's temporary schema last, so that
+     * unqualified names reach only the system catalog (pg_temp is never searched for functions and operators).
+     */
+    public static final String PINNED_SEARCH_PATH = "pg_catalog,pg_temp";
+
+    /** pgjdbc's {@code options} property: server settings applied at connection start. */
+    static final String OPTIONS = "options";
 
     /** {@code host:port}, as error messages name the server. */
     public String address() {
@@ -39,11 +55,16 @@ public record DatabaseEndpoint(
 
     /**
      * Opens a connection with extra pgjdbc properties on top of the endpoint's, e.g. those of a
-     * replication connection ({@code replication=database}).
+     * replication connection ({@code replication=database}). Extra {@code options} come after the pinned
+     * search path, which they cannot undo: they are pglane's own settings, never a user's text.
      */
     public Connection connect(String applicationName, Properties extra) throws SQLException {
         Properties props = properties(applicationName);
+        String options = props.getProperty(OPTIONS);
         props.putAll(extra);
+        if (extra.getProperty(OPTIONS) != null) {
+            props.setProperty(OPTIONS, options + " " + extra.getProperty(OPTIONS));
+        }
         Connection connection = new Driver().connect(jdbcUrl(), props);
         if (connection == null) {
             throw new SQLException("pgjdbc did not accept the URL " + jdbcUrl());
@@ -72,6 +93,8 @@ public record DatabaseEndpoint(
         props.setProperty("connectTimeout", seconds);
         props.setProperty("loginTimeout", seconds);
         props.setProperty("ApplicationName", applicationName);
+        // the server splits options at spaces, so the value has none
+        props.setProperty(OPTIONS, "-c search_path=" + PINNED_SEARCH_PATH);
         return props;
     }
 }
