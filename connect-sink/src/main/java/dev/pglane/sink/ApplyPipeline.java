@@ -17,6 +17,7 @@ import dev.pglane.sink.schedule.WriteSetBuilder;
 import dev.pglane.sink.target.TableEvolution;
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.sink.target.TargetCatalog;
+import dev.pglane.sink.target.TargetTypes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -71,7 +72,8 @@ final class ApplyPipeline implements AutoCloseable {
             DurabilityBarrier.run(control);
             TableMapping mapping = new TableMapping(config.tableNameFormat());
             TargetCatalog catalog = new TargetCatalog(endpoint, appName + "-catalog");
-            TableEvolution evolution = new TableEvolution(config.autoCreate(), config.autoEvolve());
+            TableEvolution evolution = new TableEvolution(
+                    config.autoCreate(), config.autoEvolve(), new TargetTypes(endpoint, appName + "-catalog"));
             ApplySettings settings = new ApplySettings(
                     config.conflictPolicy(),
                     config.synchronousCommit(),

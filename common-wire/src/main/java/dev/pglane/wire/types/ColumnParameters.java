@@ -1,5 +1,6 @@
 package dev.pglane.wire.types;
 
+import dev.pglane.wire.WireFormatException;
 import org.apache.kafka.connect.data.Schema;
 
 /**
@@ -12,6 +13,13 @@ public final class ColumnParameters {
     /** {@code format_type} text of the column, e.g. {@code numeric(10,2)}, {@code integer[]}. */
     public static final String TYPE = "__pglane.type";
 
+    /**
+     * The column's type modifier ({@code atttypmod}), decimal; absent when it has none (-1). A consumer that
+     * creates the column asks its own server to format the type with it ({@code format_type}), since the
+     * modifier inside {@link #TYPE}'s text can only be parsed by a server of version 17 or later.
+     */
+    public static final String TYPMOD = "__pglane.typmod";
+
     /** The type OID, decimal. */
     public static final String OID = "__pglane.oid";
 
@@ -23,6 +31,19 @@ public final class ColumnParameters {
     /** The PostgreSQL type text of a column field, or {@code null} if the schema has none. */
     public static String pgType(Schema column) {
         return column.parameters() == null ? null : column.parameters().get(TYPE);
+    }
+
+    /** The type modifier of a column field, or {@code null} if it has none or the schema does not say. */
+    public static Integer typmod(Schema column) {
+        String typmod = column.parameters() == null ? null : column.parameters().get(TYPMOD);
+        if (typmod == null) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(typmod);
+        } catch (NumberFormatException e) {
+            throw new WireFormatException(TYPMOD + " '" + typmod + "' is not a number");
+        }
     }
 
     /** The type OID of a column field, or -1 if the schema has none. */

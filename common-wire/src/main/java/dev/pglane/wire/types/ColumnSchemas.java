@@ -25,6 +25,10 @@ public final class ColumnSchemas {
                 .parameter(ColumnParameters.TYPE, type.resolved().formatted())
                 .parameter(
                         ColumnParameters.OID, Integer.toString(type.resolved().oid()));
+        if (type.resolved().typmod() >= 0) {
+            builder.parameter(
+                    ColumnParameters.TYPMOD, Integer.toString(type.resolved().typmod()));
+        }
         if (key) {
             builder.parameter(ColumnParameters.KEY, "true");
         }

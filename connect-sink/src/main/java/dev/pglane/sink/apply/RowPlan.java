@@ -213,13 +213,16 @@ final class RowPlan {
     }
 
     /**
-     * By key: {@code WHERE k = ?}. Without one, the row's identity columns compared as canonical text
+     * By key: {@code WHERE k OPERATOR(pg_catalog.=) ?}, with the key index's own operator. Without one, the row's identity columns compared as canonical text
      * (every type has a text form, not every type an equality operator), and {@code ctid} so that only
      * one of several identical rows changes, as PostgreSQL's subscriber does.
      */
     private String where(TargetTable target, boolean keyed) {
         if (keyed && match.stream().map(Field::name).toList().equals(target.identityKey())) {
-            return " WHERE " + match.stream().map(f -> quote(f.name()) + " = ?").collect(Collectors.joining(" AND "));
+            return " WHERE "
+                    + match.stream()
+                            .map(f -> quote(f.name()) + " " + target.equalityOperator(f.name()) + " ?")
+                            .collect(Collectors.joining(" AND "));
         }
         String same = match.stream()
                 .map(f -> quote(f.name()) + "::text IS NOT DISTINCT FROM CAST(? AS " + typeOf(target, f) + ")::text")

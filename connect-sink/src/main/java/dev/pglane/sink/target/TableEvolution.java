@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -21,20 +22,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Makes a target table fit the rows the source sends ({@code auto.create}, {@code auto.evolve}):
- * the column types come from each field's {@code __pglane.type} parameter, the key from
- * {@code __pglane.key}. The DDL runs in the caller's open transaction, so it commits or rolls back
- * with the changes that needed it; {@code IF NOT EXISTS} makes a second worker's identical DDL a
- * no-op once the first one committed.
+ * the column types come from each field's {@code __pglane.type} and {@code __pglane.typmod} parameters, the key
+ * from {@code __pglane.key}. A record is input from whoever may write its topic, so its type text never reaches
+ * the DDL: the target server resolves it ({@link TargetTypes}) and the DDL names the type as the server formats
+ * it; a text the server does not take as a type refuses the record before anything runs. The DDL runs in the
+ * caller's open transaction, so it commits or rolls back with the changes that needed it; {@code IF NOT EXISTS}
+ * makes a second worker's identical DDL a no-op once the first one committed.
  */
 public final class TableEvolution {
     private static final Logger log = LoggerFactory.getLogger(TableEvolution.class);
 
     private final boolean autoCreate;
     private final boolean autoEvolve;
+    private final TargetTypes types;
 
-    public TableEvolution(boolean autoCreate, boolean autoEvolve) {
+    public TableEvolution(boolean autoCreate, boolean autoEvolve, TargetTypes types) {
         this.autoCreate = autoCreate;
         this.autoEvolve = autoEvolve;
+        this.types = types;
     }
 
     /**
@@ -73,9 +78,13 @@ public final class TableEvolution {
                     + missing.stream().map(Field::name).collect(Collectors.joining(", ")) + " that "
                     + describe(record) + " carries; add them or set " + PgSinkConfig.AUTO_EVOLVE + "=true");
         }
+        List<String> definitions = new ArrayList<>();
+        for (Field field : missing) {
+            definitions.add(columnDefinition(field, false, record));
+        }
         String sql = "ALTER TABLE " + Identifiers.qualified(table)
-                + missing.stream()
-                        .map(f -> " ADD COLUMN IF NOT EXISTS " + columnDefinition(f, false, record))
+                + definitions.stream()
+                        .map(d -> " ADD COLUMN IF NOT EXISTS " + d)
                         .collect(Collectors.joining(","));
         execute(connection, sql);
         log.info("Added column(s) to {} for {}: {}", table, describe(record), sql);
@@ -103,19 +112,21 @@ public final class TableEvolution {
                 + "); create it or set " + PgSinkConfig.AUTO_CREATE + "=true");
     }
 
-    private static void createTable(Connection connection, TableName table, Schema rowSchema, ChangeRecord record)
+    private void createTable(Connection connection, TableName table, Schema rowSchema, ChangeRecord record)
             throws SQLException {
         if (!schemaExists(connection, table.schema())) {
             // Checked first: CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even when it exists.
             execute(connection, "CREATE SCHEMA IF NOT EXISTS " + Identifiers.quote(table.schema()));
         }
         List<String> key = primaryKey(rowSchema);
+        List<String> definitions = new ArrayList<>();
+        for (Field field : rowSchema.fields()) {
+            definitions.add(columnDefinition(field, key.contains(field.name()), record));
+        }
         StringBuilder sql = new StringBuilder("CREATE TABLE IF NOT EXISTS ")
                 .append(Identifiers.qualified(table))
-                .append(" (");
-        sql.append(rowSchema.fields().stream()
-                .map(f -> columnDefinition(f, key.contains(f.name()), record))
-                .collect(Collectors.joining(", ")));
+                .append(" (")
+                .append(String.join(", ", definitions));
         if (!key.isEmpty()) {
             sql.append(", PRIMARY KEY (").append(Identifiers.columnList(key)).append(')');
         }
@@ -137,14 +148,43 @@ public final class TableEvolution {
         return key.size() == rowSchema.fields().size() ? List.of() : key;
     }
 
-    private static String columnDefinition(Field field, boolean notNull, ChangeRecord record) {
-        String type = ColumnParameters.pgType(field.schema());
-        if (type == null) {
+    /** {@code "name" type [NOT NULL]}, the type as the target server formats it. */
+    private String columnDefinition(Field field, boolean notNull, ChangeRecord record) {
+        String text = ColumnParameters.pgType(field.schema());
+        if (text == null) {
             throw new ConnectException("Column " + field.name() + " of " + describe(record) + " has no "
                     + ColumnParameters.TYPE + " parameter, so its target type is unknown; create the column"
                     + " yourself");
         }
-        return Identifiers.quote(field.name()) + " " + type + (notNull ? " NOT NULL" : "");
+        String problem = TypeText.problem(text);
+        Integer typmod = ColumnParameters.typmod(field.schema());
+        Optional<TargetTypes.Resolved> resolved = problem == null ? types.resolve(text, typmod) : Optional.empty();
+        if (resolved.isEmpty()) {
+            String why = problem != null
+                    ? problem
+                    : text.contains(".")
+                            ? "the target has no such type"
+                            : "the target has no such type in pg_catalog (a type of another schema is named with it)";
+            throw refusedType(field, text, why, record);
+        }
+        if (!resolved.get().modifierKnown() && text.contains("(")) {
+            log.warn(
+                    "Column {} of {} is created as {}: the record carries no {} and PostgreSQL before 17 cannot"
+                            + " read the modifier of '{}'",
+                    field.name(),
+                    describe(record),
+                    resolved.get().formatted(),
+                    ColumnParameters.TYPMOD,
+                    text);
+        }
+        return Identifiers.quote(field.name()) + " " + resolved.get().formatted() + (notNull ? " NOT NULL" : "");
+    }
+
+    /** Nothing ran for such a record: the DDL is built only once every column's type is resolved. */
+    static ConnectException refusedType(Field field, String text, String why, ChangeRecord record) {
+        return new ConnectException("Refused " + describe(record) + ": column " + field.name() + " has type text '"
+                + text + "' (" + ColumnParameters.TYPE + "), which is not a type of the target: " + why
+                + "; nothing was executed");
     }
 
     private static boolean schemaExists(Connection connection, String schema) throws SQLException {

@@ -2,6 +2,7 @@ package dev.pglane.sink.target;
 
 import dev.pglane.sink.TableName;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -12,19 +13,38 @@ import java.util.Optional;
  * @param primaryKey the primary key columns, empty if it has none
  * @param uniqueKeys the columns of each other unique index without expressions or predicates
  * @param foreignKeys the foreign keys it declares
+ * @param keyEquality per key column, the schema-qualified equality operator of its unique index (the primary
+ *     key's where a column is in several); a column missing here compares with pg_catalog's {@code =}
  */
 public record TargetTable(
         TableName name,
         List<TargetColumn> columns,
         List<String> primaryKey,
         List<List<String>> uniqueKeys,
-        List<ForeignKey> foreignKeys) {
+        List<ForeignKey> foreignKeys,
+        Map<String, String> keyEquality) {
 
     public TargetTable {
         columns = List.copyOf(columns);
         primaryKey = List.copyOf(primaryKey);
         uniqueKeys = uniqueKeys.stream().map(List::copyOf).toList();
         foreignKeys = List.copyOf(foreignKeys);
+        keyEquality = Map.copyOf(keyEquality);
+    }
+
+    /** A table whose keys are all of built-in types. */
+    public TargetTable(
+            TableName name,
+            List<TargetColumn> columns,
+            List<String> primaryKey,
+            List<List<String>> uniqueKeys,
+            List<ForeignKey> foreignKeys) {
+        this(name, columns, primaryKey, uniqueKeys, foreignKeys, Map.of());
+    }
+
+    /** {@code OPERATOR(schema.=)}: how a statement compares key column {@code column} with a value. */
+    public String equalityOperator(String column) {
+        return KeyEquality.sql(keyEquality.getOrDefault(column, KeyEquality.DEFAULT));
     }
 
     public Optional<TargetColumn> column(String columnName) {

@@ -12,6 +12,7 @@ import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.target.TableEvolution;
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.sink.target.TargetCatalog;
+import dev.pglane.sink.target.TargetTypes;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.envelope.LogicalMessage;
 import dev.pglane.wire.envelope.Op;
@@ -27,6 +28,8 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** An apply session against a real PostgreSQL: each kind of change, batching, DDL and the progress row. */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
@@ -55,7 +58,7 @@ class ApplySessionTest {
                 new ApplySettings(policy, SynchronousCommit.OFF, batchMaxRows, "apply-test", pipeline),
                 new TableMapping("${schema}.${table}"),
                 new TargetCatalog(target.endpoint(), "apply-test-catalog"),
-                new TableEvolution(autoCreate, false),
+                new TableEvolution(autoCreate, false, new TargetTypes(target.endpoint(), "apply-session-test")),
                 new TableProgressLog(),
                 listener);
     }
@@ -99,6 +102,36 @@ class ApplySessionTest {
                             .build());
         }
         assertEquals(List.of("1"), server.rows("SELECT id FROM public.triggered"));
+    }
+
+    /**
+     * Sessions see only pg_catalog: a key of an extension type must be compared with its own index's operator,
+     * which lives in the extension's schema (ltree's {@code =} is not in pg_catalog, and no cast leads there).
+     */
+    @ParameterizedTest(name = "pipeline {0}")
+    @ValueSource(booleans = {true, false})
+    void keysOfExtensionTypesCompareWithTheirIndexOperator(boolean pipeline) throws SQLException {
+        String table = "paths_" + pipeline;
+        server.execute(
+                "CREATE EXTENSION IF NOT EXISTS ltree SCHEMA public",
+                "CREATE TABLE public." + table + " (path public.ltree PRIMARY KEY, n int)",
+                "INSERT INTO public." + table + " VALUES ('top.a', 1), ('top.b', 2)");
+        int ltree = Integer.parseInt(
+                server.rows("SELECT 'public.ltree'::regtype::oid").get(0));
+        SourceTable paths = SourceTable.of(
+                "public",
+                table,
+                new Column("path", PgColumnType.named(ltree, "ltree", -1, "public.ltree"), true),
+                column("n", PgType.INT4));
+        try (ApplySession session = open(server, ConflictPolicy.ERROR, 100, false, ConflictListener.NONE, pipeline)) {
+            applyAndCommit(
+                    session,
+                    new TestTransaction(12, Lsn.parse("0/B100"))
+                            .update(paths, paths.row("top.a", 1), paths.row("top.a", 10))
+                            .delete(paths, paths.row("top.b", 2))
+                            .build());
+        }
+        assertEquals(List.of("top.a|10"), server.rows("SELECT path, n FROM public." + table));
     }
 
     @Test

@@ -16,6 +16,8 @@ import dev.pglane.wire.Lsn;
 import dev.pglane.wire.types.Column;
 import dev.pglane.wire.types.PgColumnType;
 import dev.pglane.wire.types.PgType;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -25,6 +27,8 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** auto.create and auto.evolve against a real PostgreSQL, and the errors when they are off. */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
@@ -44,6 +48,10 @@ class TableEvolutionTest {
                 new Column("tags", PgColumnType.of(PgType.INT4.arrayOid(), -1), false),
                 column("placed_at", PgType.TIMESTAMPTZ),
                 column("note", PgType.VARCHAR, 24 + 4));
+    }
+
+    private static TableEvolution evolution(boolean autoCreate, boolean autoEvolve) {
+        return new TableEvolution(autoCreate, autoEvolve, new TargetTypes(server.endpoint(), "evolution-test"));
     }
 
     private static ChangeRecord recordOf(SourceTable table) {
@@ -72,7 +80,7 @@ class TableEvolutionTest {
     @Test
     void autoCreateBuildsTheTableFromTheRowSchemaWithItsKeyInANewSchema() throws SQLException {
         TableName name = new TableName("sales", "orders");
-        assertTrue(ensure(new TableEvolution(true, false), orders("orders"), name));
+        assertTrue(ensure(evolution(true, false), orders("orders"), name));
 
         TargetTable table = read(name);
         assertEquals(
@@ -90,14 +98,14 @@ class TableEvolutionTest {
                 server.rows("SELECT attname FROM pg_attribute WHERE attrelid = 'sales.orders'::regclass"
                         + " AND attnum > 0 AND attnotnull ORDER BY attnum"),
                 "NOT NULL only on key columns");
-        assertFalse(ensure(new TableEvolution(true, false), orders("orders"), name), "nothing left to do");
+        assertFalse(ensure(evolution(true, false), orders("orders"), name), "nothing left to do");
     }
 
     @Test
     void autoCreateOfAReplicaIdentityFullTableMakesNoPrimaryKey() throws SQLException {
         SourceTable full = SourceTable.of("public", "full_rows", key("a", PgType.INT4), key("doc", PgType.JSON));
         TableName name = new TableName("public", "full_rows");
-        assertTrue(ensure(new TableEvolution(true, false), full, name));
+        assertTrue(ensure(evolution(true, false), full, name));
         assertEquals(List.of(), read(name).primaryKey());
     }
 
@@ -105,7 +113,7 @@ class TableEvolutionTest {
     void autoEvolveAddsMissingColumns() throws SQLException {
         server.execute("CREATE TABLE public.evolving (id bigint PRIMARY KEY, region text)");
         TableName name = new TableName("public", "evolving");
-        assertTrue(ensure(new TableEvolution(false, true), orders("evolving"), name));
+        assertTrue(ensure(evolution(false, true), orders("evolving"), name));
         assertEquals(
                 List.of("id", "region", "amount", "tags", "placed_at", "note"),
                 read(name).columns().stream().map(TargetColumn::name).toList());
@@ -115,8 +123,8 @@ class TableEvolutionTest {
     @Test
     void missingTableWithoutAutoCreateNamesTableRecordAndSetting() {
         TableName name = new TableName("public", "absent");
-        ConnectException e = assertThrows(
-                ConnectException.class, () -> ensure(new TableEvolution(false, true), orders("absent"), name));
+        ConnectException e =
+                assertThrows(ConnectException.class, () -> ensure(evolution(false, true), orders("absent"), name));
         assertTrue(e.getMessage().contains("public.absent"), e.getMessage());
         assertTrue(e.getMessage().contains("auto.create"), e.getMessage());
         assertTrue(e.getMessage().contains("src.sales.absent-0@101"), e.getMessage());
@@ -126,8 +134,8 @@ class TableEvolutionTest {
     void missingColumnWithoutAutoEvolveNamesColumnsRecordAndSetting() throws SQLException {
         server.execute("CREATE TABLE public.narrow (id bigint PRIMARY KEY, region text, amount numeric)");
         TableName name = new TableName("public", "narrow");
-        ConnectException e = assertThrows(
-                ConnectException.class, () -> ensure(new TableEvolution(true, false), orders("narrow"), name));
+        ConnectException e =
+                assertThrows(ConnectException.class, () -> ensure(evolution(true, false), orders("narrow"), name));
         assertTrue(e.getMessage().contains("public.narrow lacks column(s) tags, placed_at, note"), e.getMessage());
         assertTrue(e.getMessage().contains("auto.evolve"), e.getMessage());
         assertTrue(e.getMessage().contains("src.sales.narrow-0@101"), e.getMessage());
@@ -137,9 +145,57 @@ class TableEvolutionTest {
     void truncateOfAMissingTableIsANoOpOnlyUnderAutoCreate() {
         TableName name = new TableName("public", "never_created");
         ChangeRecord record = recordOf(orders("never_created"));
-        assertFalse(new TableEvolution(true, false).truncatable(name, Optional.empty(), record));
-        assertThrows(
+        assertFalse(evolution(true, false).truncatable(name, Optional.empty(), record));
+        assertThrows(ConnectException.class, () -> evolution(false, false).truncatable(name, Optional.empty(), record));
+    }
+
+    /** A source table whose one column claims the type text {@code text}: what a writer of the topic can send. */
+    private static SourceTable claiming(String table, String text) {
+        return SourceTable.of(
+                "public",
+                table,
+                key("id", PgType.INT4),
+                new Column("payload", PgColumnType.named(16_384, "payload", -1, text), false));
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "int); DROP TABLE public.victim; --",
+                "text); COPY (SELECT 1) TO PROGRAM 'touch /tmp/pglane-type-injection'; --",
+                "int, evil int GENERATED ALWAYS AS (pg_catalog.pg_terminate_backend(1)) STORED"
+            })
+    void aTypeTextThatIsNotATypeIsRefusedAndNothingRuns(String text) throws SQLException {
+        server.execute("CREATE TABLE IF NOT EXISTS public.victim (id int)");
+        TableName name = new TableName("public", "hostile");
+        ConnectException e = assertThrows(
+                ConnectException.class, () -> ensure(evolution(true, true), claiming("hostile", text), name));
+
+        assertTrue(e.getMessage().startsWith("Refused record src.public.hostile-0@101"), e.getMessage());
+        assertTrue(e.getMessage().contains("column payload has type text '" + text + "'"), e.getMessage());
+        assertTrue(e.getMessage().contains("nothing was executed"), e.getMessage());
+        assertEquals(
+                List.of("victim"), server.rows("SELECT relname FROM pg_class WHERE relname IN ('victim', 'hostile')"));
+        assertFalse(Files.exists(Path.of("/tmp/pglane-type-injection")));
+    }
+
+    @Test
+    void aTypeTheTargetLacksIsRefusedNamingIt() {
+        TableName name = new TableName("public", "unknown_type");
+        ConnectException e = assertThrows(
                 ConnectException.class,
-                () -> new TableEvolution(false, false).truncatable(name, Optional.empty(), record));
+                () -> ensure(evolution(true, false), claiming("unknown_type", "public.no_such_type"), name));
+        assertTrue(e.getMessage().contains("'public.no_such_type'"), e.getMessage());
+        assertTrue(e.getMessage().contains("the target has no such type"), e.getMessage());
+    }
+
+    @Test
+    void theColumnGetsTheTypeAsTheTargetFormatsIt() throws SQLException {
+        server.execute("CREATE SCHEMA IF NOT EXISTS kinds", "CREATE TYPE kinds.\"Mood\" AS ENUM ('ok', 'sad')");
+        TableName name = new TableName("public", "formatted");
+        // written the way a record may legitimately spell it, not as format_type would
+        assertTrue(ensure(evolution(true, false), claiming("formatted", "kinds.\"Mood\"[]"), name));
+        assertEquals(
+                "kinds.\"Mood\"[]", read(name).column("payload").orElseThrow().type());
     }
 }

@@ -117,9 +117,15 @@ public final class JdbcTypeCatalog implements TypeCatalog {
             throw new IllegalStateException("type OID " + Integer.toUnsignedString(typeOid)
                     + " is not in pg_type (dropped since?) and no Type message named it");
         }
-        String qualified =
-                message.namespace().isEmpty() ? message.typeName() : message.namespace() + "." + message.typeName();
+        // quoted, as format_type would where needed: the names are the server's, but a consumer reads this text
+        String qualified = message.namespace().isEmpty()
+                ? quote(message.typeName())
+                : quote(message.namespace()) + "." + quote(message.typeName());
         return PgColumnType.named(typeOid, message.typeName(), typeModifier, qualified);
+    }
+
+    private static String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
     }
 
     /** True if {@code type} is the type {@code oid} or is built on it (array element, domain base). */

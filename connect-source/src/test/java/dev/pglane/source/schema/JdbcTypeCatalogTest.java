@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.source.pgoutput.TypeMessage;
 import dev.pglane.source.values.PgTextServer;
 import dev.pglane.source.values.SessionSettings;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
 class JdbcTypeCatalogTest {
 
     private static PgTextServer server;
+    private static Connection pinned;
 
     @BeforeAll
     static void start() {
@@ -44,10 +46,16 @@ class JdbcTypeCatalogTest {
                 "CREATE DOMAIN positive_price AS price CHECK (VALUE > 0)",
                 "CREATE DOMAIN tags AS text[]",
                 "CREATE TYPE empty_enum AS ENUM ()");
+        try {
+            pinned = server.connect("-c search_path=" + DatabaseEndpoint.PINNED_SEARCH_PATH);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @AfterAll
     static void stop() throws Exception {
+        pinned.close();
         server.close();
     }
 
@@ -55,7 +63,7 @@ class JdbcTypeCatalogTest {
     void enumsWithTheirLabelsInSortOrder() {
         PgColumnType mood = catalog().resolve(oid("mood"), -1);
         assertEquals(List.of("sad", "ok", "happy"), mood.enumLabels());
-        assertEquals("mood", mood.formatted());
+        assertEquals("public.mood", mood.formatted(), "qualified: the search path names no user schema");
         Schema schema = ColumnSchemas.forColumn(mood, false, NumericMapping.PRECISE);
         assertEquals(StringSemantics.ENUM, schema.name());
         assertEquals("sad,ok,happy", schema.parameters().get(StringSemantics.ENUM_ALLOWED));
@@ -66,7 +74,7 @@ class JdbcTypeCatalogTest {
         PgColumnType moods = catalog().resolve(oid("_mood"), -1);
         assertTrue(moods.isArray());
         assertEquals(List.of("sad", "ok", "happy"), moods.element().enumLabels());
-        assertEquals("mood[]", moods.formatted());
+        assertEquals("public.mood[]", moods.formatted());
         PgColumnType prices = catalog().resolve(oid("_price"), -1);
         assertEquals("price", prices.element().name());
         assertEquals(Schema.Type.BYTES, arraySchema(prices).valueSchema().type());
@@ -99,7 +107,7 @@ class JdbcTypeCatalogTest {
                 StringSemantics.JSON,
                 ColumnSchemas.forColumn(hstore, false, NumericMapping.PRECISE).name());
         PgColumnType citext = catalog().resolve(oid("citext"), -1);
-        assertEquals("citext", citext.formatted());
+        assertEquals("public.citext", citext.formatted());
         assertEquals(
                 Schema.Type.STRING,
                 ColumnSchemas.forColumn(citext, false, NumericMapping.PRECISE).type());
@@ -156,7 +164,7 @@ class JdbcTypeCatalogTest {
         assertTrue(unknown.getMessage().contains(Integer.toString(gone)), unknown.getMessage());
         catalog.announced(new TypeMessage(0, gone, "public", "gone"));
         PgColumnType named = catalog.resolve(gone, -1);
-        assertEquals("public.gone", named.formatted());
+        assertEquals("\"public\".\"gone\"", named.formatted(), "quoted: the names are not checked");
         assertNull(named.builtin());
         assertEquals(
                 Schema.Type.STRING,
@@ -170,8 +178,9 @@ class JdbcTypeCatalogTest {
         assertEquals("empty_enum", empty.name());
     }
 
+    /** On a session whose search path is pinned, as every session of the source is. */
     private static JdbcTypeCatalog catalog() {
-        return new JdbcTypeCatalog(server.session());
+        return new JdbcTypeCatalog(pinned);
     }
 
     private static Schema arraySchema(PgColumnType type) {
