@@ -10,6 +10,7 @@ import dev.pglane.sink.progress.DurabilityBarrier;
 import dev.pglane.sink.progress.ProgressLog;
 import dev.pglane.sink.progress.ProgressTable;
 import dev.pglane.sink.progress.ReplicationOrigins;
+import dev.pglane.sink.progress.SourceIdentityCheck;
 import dev.pglane.sink.schedule.ApplyScheduler;
 import dev.pglane.sink.schedule.SchedulerSettings;
 import dev.pglane.sink.schedule.TransactionApplier;
@@ -18,6 +19,7 @@ import dev.pglane.sink.target.TableEvolution;
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.sink.target.TargetCatalog;
 import dev.pglane.sink.target.TargetTypes;
+import dev.pglane.sink.validate.SuperuserCheck;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -58,17 +60,20 @@ final class ApplyPipeline implements AutoCloseable {
      * Connects, prepares the progress store, reads the applied position (and makes it durable, since the
      * assembler will skip everything up to it), and starts the workers.
      */
-    static ApplyPipeline open(PgSinkConfig config, String sinkName, PgSinkMetrics metrics) throws SQLException {
+    static ApplyPipeline open(PgSinkConfig config, String sinkName, PgSinkMetrics metrics, SourceIdentityCheck identity)
+            throws SQLException {
         long started = System.nanoTime();
         DatabaseEndpoint endpoint = config.database();
         String appName = "pglane-" + sinkName;
-        ProgressLog progress = progressLog(config, sinkName);
+        ProgressLog progress = progressLog(config, sinkName, identity);
         List<AutoCloseable> opened = new ArrayList<>();
         try {
             Connection control = endpoint.connect(appName + "-control");
             opened.add(control);
+            SuperuserCheck.warnIfSuperuser(control, sinkName);
             progress.prepare(control);
             AppliedPosition applied = progress.load(control);
+            identity.stored(applied);
             DurabilityBarrier.run(control);
             TableMapping mapping = new TableMapping(config.tableNameFormat());
             TargetCatalog catalog = new TargetCatalog(endpoint, appName + "-catalog");
@@ -108,10 +113,10 @@ final class ApplyPipeline implements AutoCloseable {
         }
     }
 
-    private static ProgressLog progressLog(PgSinkConfig config, String sinkName) {
+    private static ProgressLog progressLog(PgSinkConfig config, String sinkName, SourceIdentityCheck identity) {
         String server = config.sourceTopicPrefix();
         return config.progressStore() == ProgressStore.TABLE
-                ? new ProgressTable(config.progressTable(), sinkName, server)
+                ? new ProgressTable(config.progressTable(), sinkName, server, identity)
                 : new ReplicationOrigins(sinkName, server, config.applyWorkers());
     }
 

@@ -6,7 +6,9 @@ import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.assemble.TransactionAssembler;
 import dev.pglane.sink.assemble.TransactionGroups;
 import dev.pglane.sink.progress.OffsetLedger;
+import dev.pglane.sink.progress.SourceIdentityCheck;
 import dev.pglane.wire.TopicNames;
+import dev.pglane.wire.marker.Marker;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -60,6 +62,7 @@ public final class PgSinkTask extends SinkTask {
     private final Set<TopicPartition> paused = new HashSet<>();
 
     private TransactionGroups groups;
+    private SourceIdentityCheck identity;
 
     @Override
     public String version() {
@@ -76,6 +79,7 @@ public final class PgSinkTask extends SinkTask {
         backpressure = new Backpressure(config.bufferMaxBytes(), config.bufferMaxTransactions());
         flow = new PartitionFlow(PartitionFlow.limitFor(config.bufferMaxTransactions()), decoder::isMarkerTopic);
         groups = new TransactionGroups(config.applyGroupMaxTransactions(), GROUP_MAX_CHANGES);
+        identity = new SourceIdentityCheck(config.sourceTopicPrefix());
         log.info("pglane sink {} starting: {} apply workers", sinkName, config.applyWorkers());
     }
 
@@ -96,6 +100,9 @@ public final class PgSinkTask extends SinkTask {
 
     private void accept(SinkRecordDecoder.Decoded decoded) {
         if (decoded instanceof SinkRecordDecoder.MarkerRecord m) {
+            if (m.marker() instanceof Marker.Start start) {
+                identity.observe(start);
+            }
             assembler.addMarker(m.marker(), m.partition(), m.offset());
         } else if (decoded instanceof SinkRecordDecoder.Change c) {
             assembler.addChange(c.record());
@@ -213,7 +220,7 @@ public final class PgSinkTask extends SinkTask {
      */
     private boolean openPipeline(Collection<SinkRecord> records) {
         try {
-            pipeline = ApplyPipeline.open(config, sinkName, metrics);
+            pipeline = ApplyPipeline.open(config, sinkName, metrics, identity);
         } catch (SQLException e) {
             if (SqlStateClass.of(e) != SqlStateClass.CONNECTION) {
                 throw new ConnectException(

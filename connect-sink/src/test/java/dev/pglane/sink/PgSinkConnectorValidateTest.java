@@ -31,6 +31,12 @@ class PgSinkConnectorValidateTest {
             st.execute("CREATE ROLE granted_user LOGIN");
             st.execute("GRANT SET ON PARAMETER session_replication_role TO granted_user");
             st.execute("GRANT CREATE ON SCHEMA public TO granted_user");
+            st.execute("CREATE ROLE select_only LOGIN");
+            st.execute("GRANT SET ON PARAMETER session_replication_role TO select_only");
+            st.execute("CREATE SCHEMA progress");
+            st.execute("GRANT USAGE ON SCHEMA progress TO select_only");
+            st.execute("CREATE TABLE progress.pglane_progress (sink_name text, source_server text)");
+            st.execute("GRANT SELECT ON progress.pglane_progress TO select_only");
         }
     }
 
@@ -87,6 +93,16 @@ class PgSinkConnectorValidateTest {
         Map<String, List<String>> errors = errors(props);
         assertOn(errors, PgSinkConfig.PROGRESS_STORE, "Role 'granted_user' may not use replication origins");
         assertOn(errors, PgSinkConfig.PROGRESS_STORE, "pg_replication_origin_create(text)");
+    }
+
+    @Test
+    void oneOfTheProgressPrivilegesIsNotEnough() {
+        Map<String, String> props = config("select_only");
+        props.put(PgSinkConfig.PROGRESS_TABLE, "progress.pglane_progress");
+        assertOn(
+                errors(props),
+                PgSinkConfig.PROGRESS_TABLE,
+                "progress.table 'progress.pglane_progress': role 'select_only' needs SELECT, INSERT and UPDATE on it");
     }
 
     @Test

@@ -27,7 +27,7 @@ public final class DatabaseTables {
      * old key. {@code owned}: the role may add it to a publication.
      */
     public static List<Table> publishable(Connection connection) throws SQLException {
-        String sql = "SELECT n.nspname, c.relname, pg_has_role(c.relowner, 'USAGE'),"
+        String sql = "SELECT n.nspname, c.relname, pg_catalog.pg_has_role(c.relowner, 'USAGE'),"
                 + " c.relreplident IN ('f', 'i') OR (c.relreplident = 'd' AND EXISTS"
                 + " (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary))"
                 + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"

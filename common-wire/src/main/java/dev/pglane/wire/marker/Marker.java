@@ -138,10 +138,18 @@ public sealed interface Marker permits Marker.Begin, Marker.End, Marker.Abort, M
      * A source task run announces itself before any of its records.
      *
      * @param resumeLsn where this run started replication (the stored {@code commit_end_lsn})
+     * @param systemId the source server's system identifier ({@code IDENTIFY_SYSTEM}), decimal; {@code null} from
+     *     sources that did not send it
+     * @param timeline the server's timeline then; {@code null} when {@code systemId} is
      */
-    record Start(long generation, long tsMs, Lsn resumeLsn) implements Marker {
+    record Start(long generation, long tsMs, Lsn resumeLsn, String systemId, Long timeline) implements Marker {
         public Start {
             Objects.requireNonNull(resumeLsn, "resumeLsn");
+        }
+
+        /** A START that does not name its server. */
+        public Start(long generation, long tsMs, Lsn resumeLsn) {
+            this(generation, tsMs, resumeLsn, null, null);
         }
 
         @Override

@@ -47,6 +47,8 @@ public final class MarkerCodec {
             .field("end_lsn", Schema.OPTIONAL_INT64_SCHEMA)
             .field("lsn", Schema.OPTIONAL_INT64_SCHEMA)
             .field("commit_ts_us", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("system_id", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("timeline", Schema.OPTIONAL_INT64_SCHEMA)
             .build();
 
     private MarkerCodec() {}
@@ -79,7 +81,12 @@ public final class MarkerCodec {
                         .put("subxid", a.subxid())
                         .put("lsn", a.abortLsn().asLong());
             }
-            case START -> out.put("lsn", ((Marker.Start) marker).resumeLsn().asLong());
+            case START -> {
+                Marker.Start s = (Marker.Start) marker;
+                out.put("lsn", s.resumeLsn().asLong())
+                        .put("system_id", s.systemId())
+                        .put("timeline", s.timeline());
+            }
             case HEARTBEAT -> out.put("lsn", ((Marker.Heartbeat) marker).lsn().asLong());
             default -> throw new IllegalStateException("unhandled marker status " + marker.status());
         }
@@ -101,7 +108,9 @@ public final class MarkerCodec {
             case BEGIN -> new Marker.Begin(generation, xid(in), lsn(in, "commit_lsn"), in.requiredLong("commit_ts_us"));
             case END -> readEnd(in, generation);
             case ABORT -> new Marker.Abort(generation, tsMs, xid(in), in.requiredXid("subxid"), lsn(in, "lsn"));
-            case START -> new Marker.Start(generation, tsMs, lsn(in, "lsn"));
+            case START ->
+                new Marker.Start(
+                        generation, tsMs, lsn(in, "lsn"), in.optionalString("system_id"), in.optionalLong("timeline"));
             case HEARTBEAT -> new Marker.Heartbeat(generation, tsMs, lsn(in, "lsn"));
         };
     }

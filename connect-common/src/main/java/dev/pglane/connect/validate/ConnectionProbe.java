@@ -84,7 +84,7 @@ public final class ConnectionProbe {
     private boolean supportedVersion(Connection connection, List<ConfigProblem> problems) throws SQLException {
         try (Statement st = connection.createStatement();
                 ResultSet rs = st.executeQuery(
-                        "SELECT current_setting('server_version_num')::int, current_setting('server_version')")) {
+                        "SELECT pg_catalog.current_setting('server_version_num')::int, pg_catalog.current_setting('server_version')")) {
             rs.next();
             if (rs.getInt(1) >= MIN_SERVER_VERSION_NUM) {
                 return true;

@@ -114,7 +114,7 @@ public final class ApplySession implements TransactionApplier {
                         + settings.synchronousCommit().name().toLowerCase(Locale.ROOT));
                 // values/ writes money as plain digits with a '.', which only the C monetary locale reads.
                 st.execute("SET lc_monetary = 'C'");
-                try (ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+                try (ResultSet rs = st.executeQuery("SELECT pg_catalog.pg_backend_pid()")) {
                     rs.next();
                     pid = rs.getInt(1);
                 }

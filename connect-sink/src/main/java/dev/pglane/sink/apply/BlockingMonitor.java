@@ -26,7 +26,7 @@ public final class BlockingMonitor implements BlockingProbe, AutoCloseable {
 
     @Override
     public synchronized int[] blockingPids(int pid) throws SQLException {
-        try (PreparedStatement st = connection().prepareStatement("SELECT pg_blocking_pids(?)")) {
+        try (PreparedStatement st = connection().prepareStatement("SELECT pg_catalog.pg_blocking_pids(?)")) {
             st.setInt(1, pid);
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();
@@ -46,7 +46,7 @@ public final class BlockingMonitor implements BlockingProbe, AutoCloseable {
 
     @Override
     public synchronized void cancel(int pid) throws SQLException {
-        try (PreparedStatement st = connection().prepareStatement("SELECT pg_cancel_backend(?)")) {
+        try (PreparedStatement st = connection().prepareStatement("SELECT pg_catalog.pg_cancel_backend(?)")) {
             st.setInt(1, pid);
             st.execute();
         } catch (SQLException e) {

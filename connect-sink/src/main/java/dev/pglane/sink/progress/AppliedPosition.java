@@ -8,10 +8,20 @@ import dev.pglane.wire.Lsn;
  * @param endLsn its commit end LSN; transactions ending at or before it are already applied
  * @param commitTsUs its source commit time, microseconds since the epoch
  * @param xid its source xid
+ * @param source the server it came from, as far as the progress store records it
  */
-public record AppliedPosition(Lsn endLsn, long commitTsUs, long xid) {
+public record AppliedPosition(Lsn endLsn, long commitTsUs, long xid, SourceIdentity source) {
     /** Nothing applied yet. */
     public static final AppliedPosition NONE = new AppliedPosition(Lsn.INVALID, 0L, 0L);
+
+    /** A position whose source server is not recorded. */
+    public AppliedPosition(Lsn endLsn, long commitTsUs, long xid) {
+        this(endLsn, commitTsUs, xid, SourceIdentity.UNKNOWN);
+    }
+
+    public AppliedPosition withSource(SourceIdentity server) {
+        return new AppliedPosition(endLsn, commitTsUs, xid, server);
+    }
 
     /** True if a transaction ending at {@code transactionEndLsn} is already applied. */
     public boolean covers(Lsn transactionEndLsn) {

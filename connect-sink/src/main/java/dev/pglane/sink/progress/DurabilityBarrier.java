@@ -23,7 +23,7 @@ public final class DurabilityBarrier {
             // (an xid alone does not). A transactional logical message is the smallest such write, and
             // needs no privilege or table; logical decoding consumers of the target see it only if they
             // ask for messages, under the prefix pglane.durability.
-            st.execute("SELECT pg_logical_emit_message(true, 'pglane.durability', '')");
+            st.execute("SELECT pg_catalog.pg_logical_emit_message(true, 'pglane.durability', '')");
             connection.commit();
         } finally {
             connection.setAutoCommit(true);

@@ -7,43 +7,88 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Progress in a table: one row per (sink name, source server), updated by every applied transaction
  * inside its own commit. Workers write it only on their commit turn, after the previous transaction
  * committed, so they never wait on each other's row lock; the write and the COMMIT share one round trip.
+ *
+ * <p>The write is fenced: it moves the stored end LSN only forward. A second task running under the same sink
+ * name (a zombie after a rebalance, or the same config in a second Connect cluster) applies transactions this
+ * task already applied; its progress write then finds the row at or past its own position, fails, and takes its
+ * whole transaction down with it, so nothing is applied twice and the position never moves back. The row lock
+ * serialises the two writes, and PostgreSQL re-checks the condition on the row the first one committed.
+ *
+ * <p>The role needs only SELECT, INSERT and UPDATE on an existing table; CREATE on its schema only if the table
+ * is missing, and ownership only to add the columns of a newer version to a table an older one created.
  */
 public final class ProgressTable implements ProgressLog {
+    /** Appears in the error a fenced write raises, so that it can be told from any other failure. */
+    static final String FENCED = "pglane-fenced";
+
+    /** The columns, in table order, with their definitions: what an existing table must have. */
+    private static final List<String[]> COLUMNS = List.of(
+            new String[] {"sink_name", "text NOT NULL"},
+            new String[] {"source_server", "text NOT NULL"},
+            new String[] {"end_lsn", "pg_catalog.pg_lsn NOT NULL"},
+            new String[] {"commit_ts", "timestamp with time zone"},
+            new String[] {"xid", "bigint NOT NULL"},
+            new String[] {"applied_at", "timestamp with time zone NOT NULL DEFAULT pg_catalog.now()"},
+            new String[] {"source_system_id", "text"},
+            new String[] {"source_timeline", "bigint"});
+
+    private final TableName name;
     private final String table;
     private final String sinkName;
     private final String sourceServer;
+    private final SourceIdentityCheck identity;
     private final String recordAndCommit;
 
     /**
      * @param table the progress table ({@code progress.table})
      * @param sinkName the connector name
      * @param sourceServer the source's topic prefix, so one sink could follow several sources
+     * @param identity the source server the applied transactions come from, written with each of them
      */
-    public ProgressTable(TableName table, String sinkName, String sourceServer) {
+    public ProgressTable(TableName table, String sinkName, String sourceServer, SourceIdentityCheck identity) {
+        this.name = table;
         this.table = Identifiers.qualified(table);
         this.sinkName = sinkName;
         this.sourceServer = sourceServer;
+        this.identity = identity;
+        // The count is a column, not a constant, so the planner cannot fold the failing cast away; a plain SQL
+        // statement has no other way to raise an error, and a function would need CREATE where the role has none.
         // pgjdbc keeps the statement prepared on the server per connection after a few uses.
-        this.recordAndCommit = "INSERT INTO " + this.table + " (sink_name, source_server, end_lsn, commit_ts, xid,"
-                + " applied_at) VALUES (?, ?, ?, timestamptz 'epoch' + ? * interval '1 microsecond', ?, now())"
+        this.recordAndCommit = "WITH moved AS (INSERT INTO " + this.table + " AS p (sink_name, source_server,"
+                + " end_lsn, commit_ts, xid, applied_at, source_system_id, source_timeline)"
+                + " VALUES (?, ?, ?, ?, ?, pg_catalog.now(), ?, ?)"
                 + " ON CONFLICT (sink_name, source_server) DO UPDATE SET end_lsn = excluded.end_lsn,"
-                + " commit_ts = excluded.commit_ts, xid = excluded.xid, applied_at = excluded.applied_at; COMMIT";
+                + " commit_ts = excluded.commit_ts, xid = excluded.xid, applied_at = excluded.applied_at,"
+                + " source_system_id = COALESCE(excluded.source_system_id, p.source_system_id),"
+                + " source_timeline = COALESCE(excluded.source_timeline, p.source_timeline)"
+                + " WHERE p.end_lsn < excluded.end_lsn RETURNING 1)"
+                + " SELECT CASE WHEN m.n = 1 THEN 1 ELSE ('" + FENCED + ": progress not moved, rows ' || m.n)::int END"
+                + " FROM (SELECT pg_catalog.count(*) AS n FROM moved) m; COMMIT";
+    }
+
+    /** The table as configured, for messages. */
+    public TableName name() {
+        return name;
     }
 
     @Override
     public void prepare(Connection connection) throws SQLException {
-        try (Statement st = connection.createStatement()) {
-            st.execute("CREATE TABLE IF NOT EXISTS " + table + " (sink_name text NOT NULL,"
-                    + " source_server text NOT NULL, end_lsn pg_lsn NOT NULL, commit_ts timestamptz,"
-                    + " xid bigint NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(),"
-                    + " PRIMARY KEY (sink_name, source_server))");
+        List<String> present = presentColumns(connection);
+        if (present.isEmpty()) {
+            create(connection);
+        } else {
+            addMissingColumns(connection, present);
         }
         try (PreparedStatement st = connection.prepareStatement("INSERT INTO " + table
                 + " (sink_name, source_server, end_lsn, xid) VALUES (?, ?, '0/0', 0) ON CONFLICT DO NOTHING")) {
@@ -53,9 +98,60 @@ public final class ProgressTable implements ProgressLog {
         }
     }
 
+    /** The table's columns, empty if there is no such table: checked first, so no DDL runs when none is needed. */
+    private List<String> presentColumns(Connection connection) throws SQLException {
+        List<String> columns = new ArrayList<>();
+        try (PreparedStatement st = connection.prepareStatement("SELECT a.attname FROM pg_attribute a"
+                + " JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE n.nspname = ? AND c.relname = ? AND a.attnum > 0 AND NOT a.attisdropped")) {
+            st.setString(1, name.schema());
+            st.setString(2, name.table());
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    columns.add(rs.getString(1));
+                }
+            }
+        }
+        return columns;
+    }
+
+    private void create(Connection connection) throws SQLException {
+        StringBuilder sql =
+                new StringBuilder("CREATE TABLE IF NOT EXISTS ").append(table).append(" (");
+        for (String[] column : COLUMNS) {
+            sql.append(Identifiers.quote(column[0]))
+                    .append(' ')
+                    .append(column[1])
+                    .append(", ");
+        }
+        sql.append("PRIMARY KEY (sink_name, source_server))");
+        try (PreparedStatement st = connection.prepareStatement(sql.toString())) {
+            st.execute();
+        }
+    }
+
+    private void addMissingColumns(Connection connection, List<String> present) throws SQLException {
+        for (String[] column : COLUMNS) {
+            if (present.contains(column[0])) {
+                continue;
+            }
+            String sql = "ALTER TABLE " + table + " ADD COLUMN IF NOT EXISTS " + Identifiers.quote(column[0]) + " "
+                    + column[1].replace(" NOT NULL", "");
+            try (PreparedStatement st = connection.prepareStatement(sql)) {
+                st.execute();
+            } catch (SQLException e) {
+                throw new SQLException(
+                        "The progress table " + name + " lacks column " + column[0] + " and this role cannot add it ("
+                                + e.getMessage() + "); run " + sql + " as its owner",
+                        e.getSQLState(),
+                        e);
+            }
+        }
+    }
+
     @Override
     public AppliedPosition load(Connection connection) throws SQLException {
-        String sql = "SELECT end_lsn::text, (extract(epoch FROM commit_ts) * 1000000)::bigint, xid FROM " + table
+        String sql = "SELECT end_lsn::text, commit_ts, xid, source_system_id, source_timeline FROM " + table
                 + " WHERE sink_name = ? AND source_server = ?";
         try (PreparedStatement st = connection.prepareStatement(sql)) {
             st.setString(1, sinkName);
@@ -65,7 +161,12 @@ public final class ProgressTable implements ProgressLog {
                     return AppliedPosition.NONE;
                 }
                 Lsn lsn = Lsn.parse(rs.getString(1));
-                return lsn.isValid() ? new AppliedPosition(lsn, rs.getLong(2), rs.getLong(3)) : AppliedPosition.NONE;
+                OffsetDateTime commit = rs.getObject(2, OffsetDateTime.class);
+                long commitTsUs = commit == null ? 0L : microsSinceEpoch(commit.toInstant());
+                SourceIdentity source = SourceIdentity.of(rs.getString(4), (Long) rs.getObject(5));
+                return lsn.isValid()
+                        ? new AppliedPosition(lsn, commitTsUs, rs.getLong(3), source)
+                        : AppliedPosition.NONE.withSource(source);
             }
         }
     }
@@ -78,16 +179,42 @@ public final class ProgressTable implements ProgressLog {
     /**
      * An upsert, so a progress row deleted while the sink runs comes back with the next commit rather than
      * stopping the sink; pgjdbc sends both statements in one round trip and skips COMMIT if the upsert fails.
+     *
+     * @throws SQLException also when the row already stands at or past {@code position}: another task applies
+     *     the same transactions; nothing of this transaction is committed then
      */
     @Override
     public void recordAndCommit(Connection connection, AppliedPosition position) throws SQLException {
+        SourceIdentity source = identity.known();
         try (PreparedStatement st = connection.prepareStatement(recordAndCommit)) {
             st.setString(1, sinkName);
             st.setString(2, sourceServer);
             st.setObject(3, position.endLsn().toString(), Types.OTHER);
-            st.setLong(4, position.commitTsUs());
+            st.setObject(4, OffsetDateTime.ofInstant(instantOfMicros(position.commitTsUs()), ZoneOffset.UTC));
             st.setLong(5, position.xid());
+            st.setString(6, source.systemId());
+            st.setObject(7, source.timeline(), Types.BIGINT);
             st.execute();
+        } catch (SQLException e) {
+            if (String.valueOf(e.getMessage()).contains(FENCED)) {
+                throw new SQLException(
+                        "Another task applies to this target as sink " + sinkName + ": the progress row of source "
+                                + sourceServer + " in " + name + " already stands at or past end LSN "
+                                + position.endLsn() + ", which this task was about to record; nothing of it was"
+                                + " committed. Run one task per sink name (check other Connect clusters, and"
+                                + " tasks left over from a rebalance)",
+                        e.getSQLState(),
+                        e);
+            }
+            throw e;
         }
+    }
+
+    private static Instant instantOfMicros(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+    }
+
+    private static long microsSinceEpoch(Instant instant) {
+        return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1000L;
     }
 }

@@ -35,7 +35,7 @@ public final class ReplicationOrigins implements ProgressLog {
 
     @Override
     public void prepare(Connection connection) throws SQLException {
-        String sql = "SELECT pg_replication_origin_create(?)"
+        String sql = "SELECT pg_catalog.pg_replication_origin_create(?)"
                 + " WHERE NOT EXISTS (SELECT 1 FROM pg_replication_origin WHERE roname = ?)";
         try (PreparedStatement st = connection.prepareStatement(sql)) {
             for (int worker = 0; worker < workers; worker++) {
@@ -50,8 +50,9 @@ public final class ReplicationOrigins implements ProgressLog {
     public AppliedPosition load(Connection connection) throws SQLException {
         // The committed position, flushed or not: the caller makes it durable (DurabilityBarrier) before
         // trusting it. Every origin this sink ever used counts, also those of workers a smaller apply.workers dropped.
-        String sql = "SELECT max(pg_replication_origin_progress(roname, false))::text FROM pg_replication_origin"
-                + " WHERE starts_with(roname, ?)";
+        String sql =
+                "SELECT pg_catalog.max(pg_catalog.pg_replication_origin_progress(roname, false))::text FROM pg_replication_origin"
+                        + " WHERE pg_catalog.starts_with(roname, ?)";
         try (PreparedStatement st = connection.prepareStatement(sql)) {
             st.setString(1, prefix);
             try (ResultSet rs = st.executeQuery()) {
@@ -65,7 +66,8 @@ public final class ReplicationOrigins implements ProgressLog {
 
     @Override
     public void setUpSession(Connection connection, int worker) throws SQLException {
-        try (PreparedStatement st = connection.prepareStatement("SELECT pg_replication_origin_session_setup(?)")) {
+        try (PreparedStatement st =
+                connection.prepareStatement("SELECT pg_catalog.pg_replication_origin_session_setup(?)")) {
             st.setString(1, originName(worker));
             st.executeQuery().close();
         }
@@ -73,8 +75,9 @@ public final class ReplicationOrigins implements ProgressLog {
 
     @Override
     public void recordAndCommit(Connection connection, AppliedPosition position) throws SQLException {
-        String sql = "SELECT pg_replication_origin_xact_setup(?, timestamptz 'epoch' + ? * interval '1 microsecond');"
-                + " COMMIT";
+        String sql =
+                "SELECT pg_catalog.pg_replication_origin_xact_setup(?, timestamptz 'epoch' + ? * interval '1 microsecond');"
+                        + " COMMIT";
         try (PreparedStatement st = connection.prepareStatement(sql)) {
             st.setObject(1, position.endLsn().toString(), Types.OTHER);
             st.setLong(2, position.commitTsUs());

@@ -28,8 +28,8 @@ final class ApplySessionCheck implements ServerCheck {
     public void run(Connection connection, List<ConfigProblem> problems) throws SQLException {
         try (Statement st = connection.createStatement();
                 ResultSet rs = st.executeQuery(
-                        "SELECT r.rolsuper, quote_ident(r.rolname),"
-                                + " current_setting('server_version_num')::int FROM pg_roles r WHERE r.rolname = current_user")) {
+                        "SELECT r.rolsuper, pg_catalog.quote_ident(r.rolname),"
+                                + " pg_catalog.current_setting('server_version_num')::int FROM pg_roles r WHERE r.rolname = current_user")) {
             rs.next();
             if (rs.getBoolean(1)) {
                 return;
@@ -52,7 +52,8 @@ final class ApplySessionCheck implements ServerCheck {
 
     private static boolean maySet(Connection connection) throws SQLException {
         try (Statement st = connection.createStatement();
-                ResultSet rs = st.executeQuery("SELECT has_parameter_privilege('session_replication_role', 'SET')")) {
+                ResultSet rs = st.executeQuery(
+                        "SELECT pg_catalog.has_parameter_privilege('session_replication_role', 'SET')")) {
             rs.next();
             return rs.getBoolean(1);
         }

@@ -43,7 +43,7 @@ final class ProgressStoreCheck implements ServerCheck {
         try (Statement st = connection.createStatement();
                 ResultSet rs = st.executeQuery("SELECT p.oid::regprocedure::text FROM pg_proc p"
                         + " WHERE p.proname LIKE 'pg\\_replication\\_origin\\_%'"
-                        + " AND NOT has_function_privilege(p.oid, 'EXECUTE') ORDER BY 1")) {
+                        + " AND NOT pg_catalog.has_function_privilege(p.oid, 'EXECUTE') ORDER BY 1")) {
             while (rs.next()) {
                 denied.add(rs.getString(1));
             }
@@ -58,8 +58,13 @@ final class ProgressStoreCheck implements ServerCheck {
     }
 
     private void checkTable(Connection connection, List<ConfigProblem> problems) throws SQLException {
-        String sql = "SELECT has_schema_privilege(n.oid, 'CREATE'),"
-                + " has_table_privilege(c.oid, 'SELECT, INSERT, UPDATE'), c.oid IS NOT NULL"
+        // has_table_privilege with a list is true if ANY of them is held: each is asked for on its own
+        String sql = "SELECT pg_catalog.has_schema_privilege(n.oid, 'CREATE'), c.oid IS NOT NULL,"
+                + " pg_catalog.has_table_privilege(c.oid, 'SELECT') AND pg_catalog.has_table_privilege(c.oid, 'INSERT')"
+                + " AND pg_catalog.has_table_privilege(c.oid, 'UPDATE'),"
+                + " pg_catalog.pg_has_role(c.relowner, 'USAGE'),"
+                + " (SELECT pg_catalog.count(*) FROM pg_attribute a WHERE a.attrelid = c.oid AND NOT a.attisdropped"
+                + " AND a.attname IN ('source_system_id', 'source_timeline'))"
                 + " FROM pg_namespace n LEFT JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = ?"
                 + " WHERE n.nspname = ?";
         try (PreparedStatement st = connection.prepareStatement(sql)) {
@@ -67,20 +72,28 @@ final class ProgressStoreCheck implements ServerCheck {
             st.setString(2, table.schema());
             try (ResultSet rs = st.executeQuery()) {
                 String prefix = PROGRESS_TABLE + " '" + table + "': ";
+                String role = "role '" + endpoint.user() + "'";
                 if (!rs.next()) {
                     problems.add(new ConfigProblem(
                             PROGRESS_TABLE,
                             prefix + "schema '" + table.schema() + "' does not exist in database '"
                                     + endpoint.database() + "'"));
-                } else if (rs.getBoolean(3) && !rs.getBoolean(2)) {
+                } else if (!rs.getBoolean(2)) {
+                    if (!rs.getBoolean(1)) {
+                        problems.add(new ConfigProblem(
+                                PROGRESS_TABLE,
+                                prefix + role + " may not create it: it needs CREATE on schema " + table.schema()
+                                        + ", or create the table beforehand (see the README)"));
+                    }
+                } else if (!rs.getBoolean(3)) {
+                    problems.add(new ConfigProblem(
+                            PROGRESS_TABLE, prefix + role + " needs SELECT, INSERT and UPDATE on it"));
+                } else if (rs.getInt(5) < 2 && !rs.getBoolean(4)) {
                     problems.add(new ConfigProblem(
                             PROGRESS_TABLE,
-                            prefix + "role '" + endpoint.user() + "' needs SELECT, INSERT and UPDATE on it"));
-                } else if (!rs.getBoolean(3) && !rs.getBoolean(1)) {
-                    problems.add(new ConfigProblem(
-                            PROGRESS_TABLE,
-                            prefix + "role '" + endpoint.user() + "' may not create it: it needs CREATE on schema "
-                                    + table.schema()));
+                            prefix + "it lacks the columns source_system_id and source_timeline of this version,"
+                                    + " which only its owner can add: run the sink once as the owner, or ALTER TABLE "
+                                    + table + " ADD COLUMN source_system_id text, ADD COLUMN source_timeline bigint"));
                 }
             }
         }

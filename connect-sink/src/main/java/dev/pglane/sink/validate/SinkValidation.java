@@ -34,13 +34,14 @@ public final class SinkValidation {
     public static Config validate(Config fieldChecks, Map<String, String> props, String connectorName) {
         ValidationReport report = new ValidationReport(fieldChecks);
         SinkConfigRules.check(report, props);
-        report.probeServer(connectorName, endpoint -> serverChecks(report, props, endpoint));
+        report.probeServer(connectorName, endpoint -> serverChecks(report, props, endpoint, connectorName));
         return report.toConfig();
     }
 
     private static List<ServerCheck> serverChecks(
-            ValidationReport report, Map<String, String> props, DatabaseEndpoint endpoint) {
+            ValidationReport report, Map<String, String> props, DatabaseEndpoint endpoint, String connectorName) {
         List<ServerCheck> checks = new ArrayList<>();
+        checks.add(new SuperuserCheck(connectorName));
         checks.add(new ApplySessionCheck(endpoint));
         if (report.isValid(PROGRESS_STORE, PROGRESS_TABLE)) {
             checks.add(new ProgressStoreCheck(

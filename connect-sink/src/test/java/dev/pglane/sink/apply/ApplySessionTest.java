@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.sink.ConflictPolicy;
 import dev.pglane.sink.SynchronousCommit;
 import dev.pglane.sink.assemble.SourceTransaction;
@@ -102,6 +103,31 @@ class ApplySessionTest {
                             .build());
         }
         assertEquals(List.of("1"), server.rows("SELECT id FROM public.triggered"));
+    }
+
+    /**
+     * Whoever may create objects in a schema of the default search path must not be able to shadow what the
+     * sink's statements call: its sessions search pg_catalog only (and their own temporary schema, last).
+     */
+    @Test
+    void appliesUnderThePinnedSearchPath() throws SQLException {
+        server.execute(
+                "CREATE TABLE public.path_probe (id int PRIMARY KEY)",
+                "CREATE TABLE public.seen_paths (path text)",
+                "CREATE FUNCTION public.record_path() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN"
+                        + " INSERT INTO public.seen_paths VALUES (current_setting('search_path')); RETURN NEW; END$$",
+                "CREATE TRIGGER record_path BEFORE INSERT ON public.path_probe FOR EACH ROW"
+                        + " EXECUTE FUNCTION public.record_path()",
+                "ALTER TABLE public.path_probe ENABLE ALWAYS TRIGGER record_path");
+        SourceTable probe = SourceTable.of("public", "path_probe", key("id", PgType.INT4));
+        try (ApplySession session = open(server, ConflictPolicy.ERROR, 100, false)) {
+            applyAndCommit(
+                    session,
+                    new TestTransaction(13, Lsn.parse("0/B200"))
+                            .insert(probe, probe.row(1))
+                            .build());
+        }
+        assertEquals(List.of(DatabaseEndpoint.PINNED_SEARCH_PATH), server.rows("SELECT path FROM public.seen_paths"));
     }
 
     /**

@@ -51,8 +51,12 @@ public final class TargetServer implements BeforeAllCallback, AfterAllCallback {
                 Duration.ofSeconds(10));
     }
 
+    /**
+     * An administrator's session, as psql would open it (the default search path): the tests set up and read the
+     * target with it. Code under test connects through {@link #endpoint()}, whose sessions pin their search path.
+     */
     public Connection connect() throws SQLException {
-        return endpoint().connect("target-server-test");
+        return server.getPostgresDatabase().getConnection();
     }
 
     /** Runs statements in autocommit mode. */

@@ -4,13 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.sink.TableName;
 import dev.pglane.sink.apply.TargetServer;
 import dev.pglane.wire.Lsn;
+import dev.pglane.wire.marker.Marker;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -26,9 +29,28 @@ class ProgressLogTest {
         return target.connect();
     }
 
+    private static ProgressTable table(TableName name, String sinkName) {
+        return new ProgressTable(name, sinkName, "shop", new SourceIdentityCheck("shop"));
+    }
+
+    /** A pipeline's session: what the sink itself opens, with its pinned search path. */
+    private static Connection session(String user) throws SQLException {
+        DatabaseEndpoint admin = target.endpoint();
+        return new DatabaseEndpoint(
+                        admin.host(),
+                        admin.port(),
+                        admin.database(),
+                        user,
+                        null,
+                        admin.sslMode(),
+                        admin.sslRootCert(),
+                        admin.connectTimeout())
+                .connect("progress-log-test");
+    }
+
     @Test
     void tableStartsEmptyThenFollowsCommitsNotRollbacks() throws SQLException {
-        ProgressLog log = new ProgressTable(new TableName("public", "progress_a"), "sink-a", "shop");
+        ProgressLog log = table(new TableName("public", "progress_a"), "sink-a");
         try (Connection c = connect()) {
             log.prepare(c);
             log.prepare(c); // idempotent: a restarted task prepares again
@@ -50,8 +72,8 @@ class ProgressLogTest {
     @Test
     void tableRowsAreKeyedBySinkAndSourceServer() throws SQLException {
         TableName table = new TableName("public", "progress_b");
-        ProgressLog one = new ProgressTable(table, "sink-a", "shop");
-        ProgressLog other = new ProgressTable(table, "sink-b", "shop");
+        ProgressLog one = table(table, "sink-a");
+        ProgressLog other = table(table, "sink-b");
         try (Connection c = connect()) {
             one.prepare(c);
             other.prepare(c);
@@ -63,7 +85,7 @@ class ProgressLogTest {
 
     @Test
     void aProgressRowDeletedWhileTheSinkRunsComesBackWithTheNextCommit() throws SQLException {
-        ProgressLog log = new ProgressTable(new TableName("public", "progress_c"), "sink-a", "shop");
+        ProgressLog log = table(new TableName("public", "progress_c"), "sink-a");
         try (Connection c = connect();
                 Statement st = c.createStatement()) {
             log.prepare(c);
@@ -76,7 +98,7 @@ class ProgressLogTest {
 
     @Test
     void whenRecordingFailsNothingIsCommitted() throws SQLException {
-        ProgressLog log = new ProgressTable(new TableName("public", "progress_d"), "sink-a", "shop");
+        ProgressLog log = table(new TableName("public", "progress_d"), "sink-a");
         try (Connection c = connect();
                 Statement st = c.createStatement()) {
             log.prepare(c);
@@ -133,6 +155,91 @@ class ProgressLogTest {
         }
     }
 
+    @Test
+    void aSecondTaskUnderTheSameNameCannotApplyWhatTheFirstApplied() throws SQLException {
+        TableName name = new TableName("public", "progress_fenced");
+        ProgressLog first = table(name, "sink-f");
+        ProgressLog zombie = table(name, "sink-f");
+        try (Connection a = connect();
+                Connection b = connect()) {
+            first.prepare(a);
+            zombie.prepare(b);
+            AppliedPosition applied = new AppliedPosition(Lsn.parse("0/5000"), 1_700_000_000_000_000L, 900);
+            applyAndEnd(a, first, applied, true);
+
+            for (AppliedPosition again : List.of(
+                    applied.withSource(SourceIdentity.UNKNOWN),
+                    new AppliedPosition(Lsn.parse("0/4000"), 1_699_999_999_000_000L, 899))) {
+                SQLException e = assertThrows(SQLException.class, () -> applyAndEnd(b, zombie, again, true));
+                assertTrue(
+                        e.getMessage().startsWith("Another task applies to this target as sink sink-f"), e::getMessage);
+                assertTrue(e.getMessage().contains("end LSN " + again.endLsn()), e::getMessage);
+                b.rollback();
+                b.setAutoCommit(true);
+            }
+            assertEquals(applied, first.load(a), "the position never moves back");
+            assertEquals(List.of("900"), target.rows("SELECT xid FROM applied_rows WHERE xid IN (899, 900)"));
+        }
+    }
+
+    @Test
+    void theSourceServerIsRecordedWithTheProgress() throws SQLException {
+        SourceIdentityCheck identity = new SourceIdentityCheck("shop");
+        ProgressLog log = new ProgressTable(new TableName("public", "progress_identity"), "sink-i", "shop", identity);
+        try (Connection c = connect()) {
+            log.prepare(c);
+            assertEquals(SourceIdentity.UNKNOWN, log.load(c).source());
+            identity.observe(new Marker.Start(3, 0L, Lsn.parse("0/10"), "7311111111111111111", 2L));
+            applyAndEnd(c, log, new AppliedPosition(Lsn.parse("0/6000"), 0L, 1), true);
+            assertEquals(
+                    new SourceIdentity("7311111111111111111", 2L), log.load(c).source());
+        }
+    }
+
+    /** What the README promises: SELECT, INSERT and UPDATE on an existing table, nothing else. */
+    @Test
+    void aRoleWithOnlyRowPrivilegesOnAnExistingTableRecordsProgress() throws SQLException {
+        target.execute(
+                "CREATE ROLE progress_writer LOGIN",
+                "CREATE SCHEMA progress_owned",
+                "CREATE TABLE progress_owned.progress (sink_name text NOT NULL, source_server text NOT NULL,"
+                        + " end_lsn pg_lsn NOT NULL, commit_ts timestamptz, xid bigint NOT NULL,"
+                        + " applied_at timestamptz NOT NULL DEFAULT now(), source_system_id text, source_timeline bigint,"
+                        + " PRIMARY KEY (sink_name, source_server))",
+                "CREATE TABLE progress_owned.applied_rows (xid bigint)",
+                "GRANT USAGE ON SCHEMA progress_owned TO progress_writer",
+                "GRANT SELECT, INSERT, UPDATE ON progress_owned.progress TO progress_writer",
+                "GRANT INSERT ON progress_owned.applied_rows TO progress_writer");
+        ProgressLog log = table(new TableName("progress_owned", "progress"), "sink-p");
+        try (Connection c = session("progress_writer")) {
+            log.prepare(c);
+            c.setAutoCommit(false);
+            try (Statement st = c.createStatement()) {
+                st.execute("INSERT INTO progress_owned.applied_rows VALUES (77)");
+            }
+            AppliedPosition position = new AppliedPosition(Lsn.parse("0/7000"), 1_700_000_000_000_000L, 77);
+            log.recordAndCommit(c, position);
+            c.setAutoCommit(true);
+            assertEquals(position, log.load(c));
+        }
+    }
+
+    @Test
+    void aTableOfAnEarlierVersionGetsTheNewColumnsFromItsOwner() throws SQLException {
+        target.execute("CREATE TABLE public.progress_old (sink_name text NOT NULL, source_server text NOT NULL,"
+                + " end_lsn pg_lsn NOT NULL, commit_ts timestamptz, xid bigint NOT NULL,"
+                + " applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (sink_name, source_server))");
+        ProgressLog log = table(new TableName("public", "progress_old"), "sink-o");
+        try (Connection c = session("postgres")) {
+            log.prepare(c);
+            applyAndEnd(c, log, new AppliedPosition(Lsn.parse("0/8000"), 0L, 5), true);
+        }
+        assertEquals(
+                List.of("source_system_id", "source_timeline"),
+                target.rows("SELECT attname FROM pg_attribute WHERE attrelid = 'public.progress_old'::regclass"
+                        + " AND attnum > 6 ORDER BY attnum"));
+    }
+
     private static Lsn walLsn(Statement st, String function) throws SQLException {
         try (ResultSet rs = st.executeQuery("SELECT " + function + "::text")) {
             rs.next();
@@ -145,8 +252,8 @@ class ProgressLogTest {
             throws SQLException {
         c.setAutoCommit(false);
         try (Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE IF NOT EXISTS applied_rows (xid bigint)");
-            st.execute("INSERT INTO applied_rows VALUES (" + position.xid() + ")");
+            st.execute("CREATE TABLE IF NOT EXISTS public.applied_rows (xid bigint)");
+            st.execute("INSERT INTO public.applied_rows VALUES (" + position.xid() + ")");
         }
         if (commit) {
             log.recordAndCommit(c, position);

@@ -33,9 +33,11 @@ public final class ReplicationConnection {
             Lsn start) {}
 
     private final Connection connection;
+    private final ServerIdentity identity;
 
-    private ReplicationConnection(Connection connection) {
+    private ReplicationConnection(Connection connection, ServerIdentity identity) {
         this.connection = connection;
+        this.identity = identity;
     }
 
     public static ReplicationConnection open(DatabaseEndpoint endpoint, String applicationName) throws SQLException {
@@ -45,7 +47,18 @@ public final class ReplicationConnection {
         PGProperty.ASSUME_MIN_SERVER_VERSION.set(props, "9.4");
         PGProperty.SOCKET_TIMEOUT.set(props, 0);
         PGProperty.OPTIONS.set(props, SessionSettings.OPTIONS);
-        return new ReplicationConnection(endpoint.connect(applicationName, props));
+        Connection connection = endpoint.connect(applicationName, props);
+        try {
+            return new ReplicationConnection(connection, ServerIdentity.of(connection));
+        } catch (SQLException | RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    /** The server this connection replicates from. */
+    public ServerIdentity identity() {
+        return identity;
     }
 
     /** Starts streaming; the server begins at the later of {@code start} and the slot's confirmed position. */

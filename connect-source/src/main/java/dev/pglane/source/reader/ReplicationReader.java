@@ -43,10 +43,12 @@ public final class ReplicationReader implements Runnable {
 
     /**
      * @param server the server's address, for error messages
+     * @param identity the server's identity, for the START marker
      * @param heartbeatInterval zero when heartbeats are off
      */
     public record Settings(
             String server,
+            ServerIdentity identity,
             long generation,
             Lsn resumeLsn,
             boolean beginMarkers,
@@ -107,7 +109,7 @@ public final class ReplicationReader implements Runnable {
     @Override
     public void run() {
         try {
-            tracker.start(System.currentTimeMillis());
+            tracker.start(System.currentTimeMillis(), settings.identity());
             read();
         } catch (InterruptedException e) {
             // Asked to stop.

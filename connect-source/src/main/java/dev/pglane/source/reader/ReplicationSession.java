@@ -115,11 +115,13 @@ public final class ReplicationSession implements AutoCloseable {
             ReplicationSession session =
                     assemble(config, start, acks, envelopes, activity, sql, replication, stream, server, resume);
             log.info(
-                    "pglane source {} streaming from PostgreSQL {} at {} (pgoutput protocol {}): slot {},"
-                            + " publication {}, {} decoder lanes, resume LSN {}, generation {}, streaming {}",
+                    "pglane source {} streaming from PostgreSQL {} at {} (system {}, timeline {}, pgoutput protocol"
+                            + " {}): slot {}, publication {}, {} decoder lanes, resume LSN {}, generation {}, streaming {}",
                     start.connectorName(),
                     server.text(),
                     endpoint.address(),
+                    replication.identity().systemId(),
+                    replication.identity().timeline(),
                     server.protocol().number(),
                     config.slotName(),
                     config.publicationName(),
@@ -161,6 +163,7 @@ public final class ReplicationSession implements AutoCloseable {
         OrderedEmitter emitter = new OrderedEmitter(lanes, failures, acks);
         ReplicationReader.Settings settings = new ReplicationReader.Settings(
                 config.database().address(),
+                replication.identity(),
                 start.generation(),
                 resume,
                 config.markerBeginEnabled(),
@@ -261,7 +264,7 @@ public final class ReplicationSession implements AutoCloseable {
         static ServerVersion of(Connection sql) throws SQLException {
             try (Statement st = sql.createStatement();
                     ResultSet rs = st.executeQuery(
-                            "SELECT current_setting('server_version'), current_setting('server_version_num')::int")) {
+                            "SELECT pg_catalog.current_setting('server_version'), pg_catalog.current_setting('server_version_num')::int")) {
                 rs.next();
                 try {
                     return new ServerVersion(rs.getString(1), ProtocolVersion.forServer(rs.getInt(2)));

@@ -28,7 +28,7 @@ public final class SlotSetup {
             return confirmed;
         }
         try (PreparedStatement st = connection.prepareStatement(
-                "SELECT lsn::text FROM pg_create_logical_replication_slot(?, 'pgoutput')")) {
+                "SELECT lsn::text FROM pg_catalog.pg_create_logical_replication_slot(?, 'pgoutput')")) {
             st.setString(1, slot);
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();
@@ -43,8 +43,9 @@ public final class SlotSetup {
     }
 
     private static Lsn confirmedFlush(Connection connection, String slot) throws SQLException {
-        try (PreparedStatement st = connection.prepareStatement("SELECT slot_type, plugin, database,"
-                + " current_database(), confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ?")) {
+        try (PreparedStatement st = connection.prepareStatement(
+                "SELECT slot_type, plugin, database,"
+                        + " pg_catalog.current_database(), confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ?")) {
             st.setString(1, slot);
             try (ResultSet rs = st.executeQuery()) {
                 if (!rs.next()) {

@@ -87,10 +87,10 @@ public final class TransactionTracker {
         this.lastEndLsn = resumeLsn;
     }
 
-    /** Emits the START marker, which must come before anything else of the session. */
-    public void start(long nowMillis) throws InterruptedException, SQLException {
-        sink.add(new StreamItem.MarkerItem(
-                new Marker.Start(generation, nowMillis, resumeLsn), SourceOffset.between(resumeLsn, generation)));
+    /** Emits the START marker, naming the server, which must come before anything else of the session. */
+    public void start(long nowMillis, ServerIdentity server) throws InterruptedException, SQLException {
+        Marker start = new Marker.Start(generation, nowMillis, resumeLsn, server.systemId(), server.timeline());
+        sink.add(new StreamItem.MarkerItem(start, SourceOffset.between(resumeLsn, generation)));
     }
 
     /** Emits a HEARTBEAT for a server position confirmed while nothing is in flight. */

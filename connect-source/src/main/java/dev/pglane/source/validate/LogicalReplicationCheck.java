@@ -21,8 +21,9 @@ final class LogicalReplicationCheck implements ServerCheck {
     @Override
     public void run(Connection connection, List<ConfigProblem> problems) throws SQLException {
         try (Statement st = connection.createStatement();
-                ResultSet rs = st.executeQuery("SELECT current_setting('wal_level'), r.rolreplication OR r.rolsuper,"
-                        + " quote_ident(r.rolname) FROM pg_roles r WHERE r.rolname = current_user")) {
+                ResultSet rs = st.executeQuery(
+                        "SELECT pg_catalog.current_setting('wal_level'), r.rolreplication OR r.rolsuper,"
+                                + " pg_catalog.quote_ident(r.rolname) FROM pg_roles r WHERE r.rolname = current_user")) {
             rs.next();
             String walLevel = rs.getString(1);
             if (!"logical".equals(walLevel)) {

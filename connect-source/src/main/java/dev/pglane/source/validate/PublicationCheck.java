@@ -118,8 +118,9 @@ final class PublicationCheck implements ServerCheck {
         }
         String cannot = missing + ", and role '" + endpoint.user() + "' may not create it: ";
         try (Statement st = connection.createStatement();
-                ResultSet rs = st.executeQuery("SELECT rolsuper, has_database_privilege(current_database(),"
-                        + " 'CREATE') FROM pg_roles WHERE rolname = current_user")) {
+                ResultSet rs = st.executeQuery(
+                        "SELECT rolsuper, pg_catalog.has_database_privilege(pg_catalog.current_database(),"
+                                + " 'CREATE') FROM pg_roles WHERE rolname = current_user")) {
             rs.next();
             if (rs.getBoolean(1)) {
                 return;

@@ -29,7 +29,7 @@ final class SlotCheck implements ServerCheck {
     @Override
     public void run(Connection connection, List<ConfigProblem> problems) throws SQLException {
         try (PreparedStatement st = connection.prepareStatement("SELECT slot_type, plugin, database,"
-                + " current_database() FROM pg_replication_slots WHERE slot_name = ?")) {
+                + " pg_catalog.current_database() FROM pg_replication_slots WHERE slot_name = ?")) {
             st.setString(1, slot);
             try (ResultSet rs = st.executeQuery()) {
                 if (rs.next()) {
@@ -56,10 +56,10 @@ final class SlotCheck implements ServerCheck {
 
     private void checkCapacity(Connection connection, List<ConfigProblem> problems) throws SQLException {
         try (Statement st = connection.createStatement();
-                ResultSet rs = st.executeQuery("SELECT current_setting('max_replication_slots')::int,"
-                        + " (SELECT count(*) FROM pg_replication_slots),"
-                        + " current_setting('max_wal_senders')::int,"
-                        + " (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'walsender')")) {
+                ResultSet rs = st.executeQuery("SELECT pg_catalog.current_setting('max_replication_slots')::int,"
+                        + " (SELECT pg_catalog.count(*) FROM pg_replication_slots),"
+                        + " pg_catalog.current_setting('max_wal_senders')::int,"
+                        + " (SELECT pg_catalog.count(*) FROM pg_stat_activity WHERE backend_type = 'walsender')")) {
             rs.next();
             String prefix = "Replication slot '" + slot + "' does not exist and ";
             if (rs.getInt(2) >= rs.getInt(1)) {

@@ -94,7 +94,7 @@ class TransactionTrackerTest {
     @Test
     void committedTransactionGetsOrdinalsPerTablePositionsAndCountsInItsEnd() throws Exception {
         TransactionTracker tracker = tracker(lsn(0x50), true);
-        tracker.start(1000);
+        tracker.start(1000, new ServerIdentity("7301234567890123456", 1));
         feed(tracker, 0x100, new BeginMessage(lsn(0x400), COMMIT_US, 500));
         feed(tracker, 0x100, relation(0, ORDERS, "orders"), new InsertMessage(0, ORDERS, null));
         feed(tracker, 0x180, new InsertMessage(0, ORDERS, null));
@@ -106,7 +106,7 @@ class TransactionTrackerTest {
 
         assertEquals(7, items.size());
         Marker.Start start = marker(items.get(0), Marker.Start.class);
-        assertEquals(new Marker.Start(GEN, 1000, lsn(0x50)), start);
+        assertEquals(new Marker.Start(GEN, 1000, lsn(0x50), "7301234567890123456", 1L), start);
         assertEquals(SourceOffset.between(lsn(0x50), GEN), items.get(0).offset());
         assertEquals(new Marker.Begin(GEN, 500, lsn(0x400), COMMIT_US), marker(items.get(1), Marker.Begin.class));
 
