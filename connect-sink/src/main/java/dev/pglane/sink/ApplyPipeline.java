@@ -84,7 +84,8 @@ final class ApplyPipeline implements AutoCloseable {
                     config.synchronousCommit(),
                     config.applyBatchMaxRows(),
                     appName,
-                    config.applyPipeline());
+                    config.applyPipeline(),
+                    config.truncateCascade());
             List<TransactionApplier> workers = new ArrayList<>();
             for (int i = 0; i < config.applyWorkers(); i++) {
                 ApplySession session =

@@ -6,6 +6,7 @@ import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
 import static org.apache.kafka.common.config.ConfigDef.Type.BOOLEAN;
 import static org.apache.kafka.common.config.ConfigDef.Type.INT;
+import static org.apache.kafka.common.config.ConfigDef.Type.LIST;
 import static org.apache.kafka.common.config.ConfigDef.Type.LONG;
 import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
 
@@ -13,8 +14,10 @@ import dev.pglane.connect.config.ConfigGroup;
 import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.connect.config.EnumChoice;
 import dev.pglane.connect.config.NamePattern;
+import dev.pglane.connect.config.RegexList;
 import dev.pglane.connect.config.WireCheck;
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.sink.admit.TableIncludeList;
 import dev.pglane.wire.TopicNames;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,6 +56,13 @@ public final class PgSinkConfig extends AbstractConfig {
             + " applies. Its marker topic, <prefix>.transactions, tells the transaction boundaries and the commit"
             + " order, so topics or topics.regex must include it besides the change topics.";
 
+    public static final String SOURCE_TOPIC_SINGLE_NAME = "source.topic.single.name";
+    static final String SOURCE_TOPIC_SINGLE_NAME_DOC = "The source's single change topic when its topic.routing is"
+            + " single (its topic.single.name, or <prefix>.changes). Empty: the source writes each table to its own"
+            + " topic, and a record is applied only to the table whose topic it came on. A single topic carries every"
+            + " table, so table.include.list must then name the tables this sink may write.";
+    static final String SOURCE_TOPIC_SINGLE_NAME_DEFAULT = "";
+
     public static final String APPLY_WORKERS = "apply.workers";
     static final String APPLY_WORKERS_DOC = "Sessions that apply transactions at the same time. Transactions that"
             + " touch the same rows wait for each other, and all commit in source order. 1 applies serially.";
@@ -86,6 +96,14 @@ public final class PgSinkConfig extends AbstractConfig {
             + " upsert (insert or overwrite; a delete of a missing row is skipped).";
     static final String CONFLICT_POLICY_DEFAULT = EnumChoice.valueOf(ConflictPolicy.ERROR);
     static final EnumChoice<ConflictPolicy> CONFLICT_POLICIES = EnumChoice.of(ConflictPolicy.class);
+
+    public static final String TRUNCATE_CASCADE = "truncate.cascade";
+    static final String TRUNCATE_CASCADE_DOC = "Replay a source TRUNCATE ... CASCADE with CASCADE. Off, as with"
+            + " PostgreSQL's subscriber, the truncate applies to the tables the source sent (the published tables its"
+            + " CASCADE reached come in the same truncate) and fails, naming the table, if another target table"
+            + " references one of them; on, it also empties every target table that references them, tables that"
+            + " exist only on the target included.";
+    static final boolean TRUNCATE_CASCADE_DEFAULT = false;
 
     public static final String SYNCHRONOUS_COMMIT = "synchronous.commit";
     static final String SYNCHRONOUS_COMMIT_DOC = "synchronous_commit of the apply sessions. off is safe: progress"
@@ -143,6 +161,14 @@ public final class PgSinkConfig extends AbstractConfig {
             + " replaced by the source names. The default keeps them.";
     static final String TABLE_NAME_FORMAT_DEFAULT = "${schema}.${table}";
 
+    public static final String TABLE_INCLUDE_LIST = "table.include.list";
+    static final String TABLE_INCLUDE_LIST_DOC =
+            "Source tables whose changes this sink applies: comma-separated regular"
+                    + " expressions, each matched against the whole schema.table. A record of another table is refused (to"
+                    + " the dead-letter queue when one is configured, otherwise the task stops naming it). Empty: every table"
+                    + " whose change topic the sink subscribes to.";
+    static final String TABLE_INCLUDE_LIST_DEFAULT = "";
+
     public static final String AUTO_CREATE = "auto.create";
     static final String AUTO_CREATE_DOC = "Create a missing target table from the source table's columns and key.";
     static final boolean AUTO_CREATE_DEFAULT = false;
@@ -181,6 +207,18 @@ public final class PgSinkConfig extends AbstractConfig {
         return TopicNames.perTable(getString(SOURCE_TOPIC_PREFIX)).transactionsTopic();
     }
 
+    /** The source's topics: per table, or the single change topic the sink was told of. */
+    public TopicNames sourceTopics() {
+        String single = getString(SOURCE_TOPIC_SINGLE_NAME);
+        return single.isEmpty()
+                ? TopicNames.perTable(sourceTopicPrefix())
+                : TopicNames.singleTopic(sourceTopicPrefix(), single);
+    }
+
+    public TableIncludeList tableIncludeList() {
+        return new TableIncludeList(getList(TABLE_INCLUDE_LIST));
+    }
+
     public int applyGroupMaxTransactions() {
         return getInt(APPLY_GROUP_MAX_TRANSACTIONS);
     }
@@ -199,6 +237,10 @@ public final class PgSinkConfig extends AbstractConfig {
 
     public ConflictPolicy conflictPolicy() {
         return CONFLICT_POLICIES.parse(getString(CONFLICT_POLICY));
+    }
+
+    public boolean truncateCascade() {
+        return getBoolean(TRUNCATE_CASCADE);
     }
 
     public SynchronousCommit synchronousCommit() {
@@ -268,9 +310,16 @@ public final class PgSinkConfig extends AbstractConfig {
     private static ConfigDef configDef() {
         ConfigDef def = new ConfigDef();
         DatabaseSettings.define(new ConfigGroup(def, GROUP_CONNECTION), DATABASE_ROLE);
-        new ConfigGroup(def, GROUP_INPUT)
-                .key(SOURCE_TOPIC_PREFIX, "Source topic prefix", Width.MEDIUM)
+        ConfigGroup input = new ConfigGroup(def, GROUP_INPUT);
+        input.key(SOURCE_TOPIC_PREFIX, "Source topic prefix", Width.MEDIUM)
                 .define(STRING, NO_DEFAULT_VALUE, TOPIC_PREFIX_RULE, HIGH, SOURCE_TOPIC_PREFIX_DOC);
+        input.key(SOURCE_TOPIC_SINGLE_NAME, "Source single topic", Width.MEDIUM)
+                .define(
+                        STRING,
+                        SOURCE_TOPIC_SINGLE_NAME_DEFAULT,
+                        NamePattern.OPTIONAL_TOPIC_NAME,
+                        LOW,
+                        SOURCE_TOPIC_SINGLE_NAME_DOC);
         defineApply(new ConfigGroup(def, GROUP_APPLY));
         defineBuffering(new ConfigGroup(def, GROUP_BUFFERING));
         defineProgress(new ConfigGroup(def, GROUP_PROGRESS));
@@ -294,6 +343,8 @@ public final class PgSinkConfig extends AbstractConfig {
                         APPLY_GROUP_MAX_TRANSACTIONS_DOC);
         group.key(CONFLICT_POLICY, "Conflict policy", Width.SHORT)
                 .define(STRING, CONFLICT_POLICY_DEFAULT, CONFLICT_POLICIES, HIGH, CONFLICT_POLICY_DOC);
+        group.key(TRUNCATE_CASCADE, "Cascade truncates", Width.SHORT)
+                .define(BOOLEAN, TRUNCATE_CASCADE_DEFAULT, null, MEDIUM, TRUNCATE_CASCADE_DOC);
         group.key(SYNCHRONOUS_COMMIT, "Synchronous commit", Width.SHORT)
                 .define(STRING, SYNCHRONOUS_COMMIT_DEFAULT, SYNCHRONOUS_COMMITS, MEDIUM, SYNCHRONOUS_COMMIT_DOC);
         group.key(DEADLOCK_CHECK_INTERVAL_MS, "Deadlock check interval (ms)", Width.SHORT)
@@ -321,6 +372,8 @@ public final class PgSinkConfig extends AbstractConfig {
     }
 
     private static void defineTables(ConfigGroup group) {
+        group.key(TABLE_INCLUDE_LIST, "Tables", Width.LONG)
+                .define(LIST, TABLE_INCLUDE_LIST_DEFAULT, new RegexList(), HIGH, TABLE_INCLUDE_LIST_DOC);
         group.key(TABLE_NAME_FORMAT, "Table name format", Width.MEDIUM)
                 .define(STRING, TABLE_NAME_FORMAT_DEFAULT, TABLE_NAME_FORMAT_RULE, MEDIUM, TABLE_NAME_FORMAT_DOC);
         group.key(AUTO_CREATE, "Create missing tables", Width.SHORT)

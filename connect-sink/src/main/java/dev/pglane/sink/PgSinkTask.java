@@ -1,12 +1,14 @@
 package dev.pglane.sink;
 
 import dev.pglane.connect.database.SqlStateClass;
+import dev.pglane.sink.admit.RecordAdmission;
 import dev.pglane.sink.assemble.AssemblerSettings;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.assemble.TransactionAssembler;
 import dev.pglane.sink.assemble.TransactionGroups;
 import dev.pglane.sink.progress.OffsetLedger;
 import dev.pglane.sink.progress.SourceIdentityCheck;
+import dev.pglane.sink.target.TableMapping;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.marker.Marker;
 import java.sql.SQLException;
@@ -73,7 +75,7 @@ public final class PgSinkTask extends SinkTask {
     public void start(Map<String, String> props) {
         config = new PgSinkConfig(props);
         sinkName = props.getOrDefault("name", "pglane-sink");
-        decoder = new SinkRecordDecoder(config.markerTopic());
+        decoder = new SinkRecordDecoder(config.markerTopic(), admission(config));
         messagesTopic = TopicNames.perTable(config.sourceTopicPrefix()).messagesTopic();
         metrics = PgSinkMetrics.create(context, "pglane sink " + sinkName);
         backpressure = new Backpressure(config.bufferMaxBytes(), config.bufferMaxTransactions());
@@ -81,6 +83,15 @@ public final class PgSinkTask extends SinkTask {
         groups = new TransactionGroups(config.applyGroupMaxTransactions(), GROUP_MAX_CHANGES);
         identity = new SourceIdentityCheck(config.sourceTopicPrefix());
         log.info("pglane sink {} starting: {} apply workers", sinkName, config.applyWorkers());
+    }
+
+    private static RecordAdmission admission(PgSinkConfig config) {
+        return new RecordAdmission(
+                config.sourceTopics(),
+                config.tableIncludeList(),
+                new TableMapping(config.tableNameFormat()),
+                config.progressStore() == ProgressStore.TABLE ? config.progressTable() : null,
+                config.autoCreate() || config.autoEvolve());
     }
 
     @Override
@@ -129,8 +140,9 @@ public final class PgSinkTask extends SinkTask {
             throw notPglane(u, e);
         }
         log.warn(
-                "{} is not a pglane change; reported as an errant record: {}",
+                "{} {}; reported as an errant record: {}",
                 u.describe(),
+                u.refused() ? "is refused" : "is not a pglane change",
                 u.cause().getMessage());
         metrics.errantRecord();
         if (u.keyXid() >= 0) {
@@ -141,9 +153,9 @@ public final class PgSinkTask extends SinkTask {
 
     private ConnectException notPglane(SinkRecordDecoder.Undecodable u, ConnectException refusal) {
         boolean marker = decoder.isMarkerTopic(u.record().topic());
+        String what = u.refused() ? " is refused: " : " is not a pglane " + (marker ? "marker" : "change") + ": ";
         ConnectException e = new ConnectException(
-                u.describe() + " is not a pglane " + (marker ? "marker" : "change") + ": "
-                        + u.cause().getMessage()
+                u.describe() + what + u.cause().getMessage()
                         + ". Remove its cause; for change topics, a dead-letter queue (errors.tolerance=all,"
                         + " errors.deadletterqueue.topic.name) can take such records",
                 u.cause());

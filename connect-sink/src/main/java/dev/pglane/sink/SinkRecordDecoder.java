@@ -1,5 +1,6 @@
 package dev.pglane.sink;
 
+import dev.pglane.sink.admit.RecordAdmission;
 import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.assemble.TransactionAssembler;
 import dev.pglane.wire.TransactionKey;
@@ -11,7 +12,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
-/** Turns what Connect delivers into the assembler's input: a marker, a change, or an undecodable record. */
+/**
+ * Turns what Connect delivers into the assembler's input: a marker, a change, or a record the sink cannot use
+ * (one that is not pglane's, or one {@link RecordAdmission} refuses).
+ */
 final class SinkRecordDecoder {
 
     /** One decoded Kafka record. */
@@ -22,20 +26,23 @@ final class SinkRecordDecoder {
     record Change(ChangeRecord record) implements Decoded {}
 
     /**
-     * A record that is not a pglane change.
+     * A record the sink does not apply: it is not a pglane change, or it is one that may not be applied here.
      *
      * @param keyXid the xid from its key, or -1 when even the key is unreadable
+     * @param refused true for a pglane change that {@link RecordAdmission} refused
      */
-    record Undecodable(SinkRecord record, long keyXid, DataException cause) implements Decoded {
+    record Undecodable(SinkRecord record, long keyXid, DataException cause, boolean refused) implements Decoded {
         String describe() {
             return "record " + record.topic() + "-" + record.kafkaPartition() + "@" + record.kafkaOffset();
         }
     }
 
     private final String markerTopic;
+    private final RecordAdmission admission;
 
-    SinkRecordDecoder(String markerTopic) {
+    SinkRecordDecoder(String markerTopic, RecordAdmission admission) {
         this.markerTopic = markerTopic;
+        this.admission = admission;
     }
 
     boolean isMarkerTopic(String topic) {
@@ -50,10 +57,14 @@ final class SinkRecordDecoder {
                 return new MarkerRecord(MarkerCodec.fromStruct(record.value()), partition, offset);
             }
             ChangeEvent event = ChangeEnvelope.fromStruct(record.value());
+            String refusal = admission.refusal(record.topic(), event);
+            if (refusal != null) {
+                return new Undecodable(record, keyXid(record), new DataException(refusal), true);
+            }
             return new Change(new ChangeRecord(partition, offset, event, TransactionAssembler.estimateSize(event)));
         } catch (DataException | IllegalArgumentException e) {
             DataException cause = e instanceof DataException d ? d : new DataException(e.getMessage(), e);
-            return new Undecodable(record, keyXid(record), cause);
+            return new Undecodable(record, keyXid(record), cause, false);
         }
     }
 

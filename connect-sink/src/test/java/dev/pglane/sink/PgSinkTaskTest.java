@@ -1,43 +1,31 @@
 package dev.pglane.sink;
 
+import static dev.pglane.sink.TaskRecords.LEDGER_0;
+import static dev.pglane.sink.TaskRecords.LEDGER_1;
+import static dev.pglane.sink.TaskRecords.LEDGER_TOPIC;
+import static dev.pglane.sink.TaskRecords.MARKERS;
+import static dev.pglane.sink.TaskRecords.delete;
+import static dev.pglane.sink.TaskRecords.end;
+import static dev.pglane.sink.TaskRecords.insert;
+import static dev.pglane.sink.TaskRecords.start;
+import static dev.pglane.sink.TaskRecords.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.sink.apply.TargetServer;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.TransactionKey;
-import dev.pglane.wire.envelope.ChangeEnvelope;
 import dev.pglane.wire.envelope.ChangeEvent;
-import dev.pglane.wire.envelope.EnvelopeSchemas;
-import dev.pglane.wire.envelope.Op;
-import dev.pglane.wire.envelope.SourceInfo;
-import dev.pglane.wire.envelope.Timestamps;
-import dev.pglane.wire.envelope.TransactionInfo;
-import dev.pglane.wire.marker.DataCollectionCount;
 import dev.pglane.wire.marker.Marker;
-import dev.pglane.wire.marker.MarkerCodec;
-import dev.pglane.wire.types.Column;
-import dev.pglane.wire.types.NumericMapping;
-import dev.pglane.wire.types.PgColumnType;
-import dev.pglane.wire.types.PgType;
-import dev.pglane.wire.types.RowSchemas;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,26 +39,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class PgSinkTaskTest {
-    private static final String PREFIX = "shop";
-    private static final String MARKER_TOPIC = "shop.transactions";
-    private static final String LEDGER_TOPIC = "shop.public.ledger";
-    private static final TopicPartition MARKERS = new TopicPartition(MARKER_TOPIC, 0);
-    private static final TopicPartition LEDGER_0 = new TopicPartition(LEDGER_TOPIC, 0);
-    private static final TopicPartition LEDGER_1 = new TopicPartition(LEDGER_TOPIC, 1);
-    private static final Schema ROW = RowSchemas.build(
-            PREFIX,
-            "public",
-            "ledger",
-            List.of(
-                    new Column("id", PgColumnType.of(PgType.INT4, -1), true),
-                    new Column("note", PgColumnType.of(PgType.TEXT, -1), false)),
-            NumericMapping.PRECISE);
-    private static final Schema ENVELOPE = new EnvelopeSchemas().forRow(ROW);
-
     @RegisterExtension
     static final TargetServer target = new TargetServer();
 
-    private final Map<TopicPartition, Long> nextOffset = new HashMap<>();
+    private final TaskRecords feed = new TaskRecords();
 
     @BeforeEach
     void cleanTarget() throws SQLException {
@@ -81,7 +53,7 @@ class PgSinkTaskTest {
     @Test
     void appliesTransactionsInCommitOrderAndHoldsOffsetsUntilDurable() throws Exception {
         List<SinkRecord> records = new ArrayList<>();
-        records.add(marker(new Marker.Start(7, 1_700_000_000_000L, Lsn.parse("0/100"))));
+        records.add(marker(start()));
         // xid 501 inserts 1 and 2 on two partitions; xid 502 updates 1 and deletes 2; xid 503 inserts 3.
         records.add(change(LEDGER_1, insert(501, 2, 2, "two")));
         records.add(change(LEDGER_0, insert(501, 1, 1, "one")));
@@ -100,9 +72,9 @@ class PgSinkTaskTest {
             assertEquals(List.of("1:one, updated", "3:three"), rows());
 
             Map<TopicPartition, OffsetAndMetadata> consumed = Map.of(
-                    MARKERS, new OffsetAndMetadata(nextOffset.get(MARKERS)),
-                    LEDGER_0, new OffsetAndMetadata(nextOffset.get(LEDGER_0)),
-                    LEDGER_1, new OffsetAndMetadata(nextOffset.get(LEDGER_1)));
+                    MARKERS, new OffsetAndMetadata(feed.nextOffset.get(MARKERS)),
+                    LEDGER_0, new OffsetAndMetadata(feed.nextOffset.get(LEDGER_0)),
+                    LEDGER_1, new OffsetAndMetadata(feed.nextOffset.get(LEDGER_1)));
             assertEquals(consumed, task.preCommit(consumed), "everything is durable: offsets may move to the end");
         } finally {
             task.stop();
@@ -128,7 +100,7 @@ class PgSinkTaskTest {
         PgSinkTask task = startTask(context, 2);
         try {
             SinkRecord first = change(LEDGER_0, insert(601, 1, 10, "ten"));
-            task.put(List.of(marker(new Marker.Start(7, 1_700_000_000_000L, Lsn.parse("0/100"))), first));
+            task.put(List.of(marker(start()), first));
             // END says two records; only one has arrived, so nothing applies and the offsets stay.
             task.put(List.of(marker(end(601, "0/5000", 2))));
             Map<TopicPartition, OffsetAndMetadata> consumed =
@@ -152,7 +124,7 @@ class PgSinkTaskTest {
         PgSinkTask task = startTask(context, 2, Map.of(PgSinkConfig.BUFFER_MAX_TRANSACTIONS, "40"));
         ConnectLoop connect = new ConnectLoop(task, context);
         try {
-            connect.deliver(List.of(marker(new Marker.Start(7, 1_700_000_000_000L, Lsn.parse("0/100")))));
+            connect.deliver(List.of(marker(start())));
             List<SinkRecord> records = new ArrayList<>();
             List<SinkRecord> ends = new ArrayList<>();
             for (int i = 1; i <= 40; i++) {
@@ -180,7 +152,7 @@ class PgSinkTaskTest {
         PgSinkTask task = startTask(context, 3);
         ConnectLoop connect = new ConnectLoop(task, context);
         try {
-            connect.deliver(List.of(marker(new Marker.Start(7, 1_700_000_000_000L, Lsn.parse("0/100")))));
+            connect.deliver(List.of(marker(start())));
             connect.deliver(List.of(change(LEDGER_0, insert(701, 1, 1, "one")), marker(end(701, "0/1000", 1))));
             awaitProgress(connect, Lsn.parse("0/1000"));
 
@@ -235,132 +207,30 @@ class PgSinkTaskTest {
     }
 
     private PgSinkTask startTask(FakeSinkTaskContext context, int workers) {
-        return startTask(context, workers, Map.of());
+        return SinkTaskHarness.startTask(target, context, workers, Map.of());
     }
 
     private PgSinkTask startTask(FakeSinkTaskContext context, int workers, Map<String, String> settings) {
-        Map<String, String> props = new HashMap<>(settings);
-        props.put("name", "task-test");
-        props.put("topics.regex", "shop\\..*");
-        props.put(DatabaseSettings.HOST, "127.0.0.1");
-        props.put(DatabaseSettings.PORT, Integer.toString(target.endpoint().port()));
-        props.put(DatabaseSettings.NAME, "postgres");
-        props.put(DatabaseSettings.USER, "postgres");
-        props.put(DatabaseSettings.SSLMODE, "disable");
-        props.put(PgSinkConfig.SOURCE_TOPIC_PREFIX, PREFIX);
-        props.put(PgSinkConfig.APPLY_WORKERS, Integer.toString(workers));
-        PgSinkTask task = new PgSinkTask();
-        task.initialize(context);
-        task.start(props);
-        return task;
+        return SinkTaskHarness.startTask(target, context, workers, settings);
     }
 
     private static FakeSinkTaskContext context() {
-        return new FakeSinkTaskContext(List.of(MARKERS, LEDGER_0, LEDGER_1));
+        return SinkTaskHarness.context();
     }
 
-    /** Drives the task the way Connect's loop does until the target's progress reaches {@code lsn}. */
     private static void awaitProgress(ConnectLoop connect, Lsn lsn) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            connect.deliver(List.of());
-            Lsn applied = progress();
-            if (applied != null && applied.compareTo(lsn) >= 0) {
-                return;
-            }
-            Thread.onSpinWait();
-        }
-        throw new AssertionError("progress did not reach " + lsn + "; it is " + progress());
-    }
-
-    private static Lsn progress() throws SQLException {
-        try (Connection c = target.connect();
-                Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT to_regclass('public.pglane_progress') IS NOT NULL")) {
-            rs.next();
-            if (!rs.getBoolean(1)) {
-                return null;
-            }
-            try (ResultSet p = st.executeQuery("SELECT end_lsn::text FROM public.pglane_progress")) {
-                return p.next() ? Lsn.parse(p.getString(1)) : null;
-            }
-        }
+        SinkTaskHarness.awaitProgress(target, connect, lsn);
     }
 
     private static List<String> rows() throws SQLException {
-        return target.rows("SELECT id || ':' || note FROM public.ledger ORDER BY id");
+        return SinkTaskHarness.ledgerRows(target);
     }
 
     private SinkRecord marker(Marker marker) {
-        long offset = nextOffset.merge(MARKERS, 1L, Long::sum) - 1;
-        return new SinkRecord(
-                MARKER_TOPIC,
-                0,
-                TransactionKey.SCHEMA,
-                TransactionKey.of(marker.keyXid()),
-                MarkerCodec.SCHEMA,
-                MarkerCodec.toStruct(marker),
-                offset);
+        return feed.marker(marker);
     }
 
     private SinkRecord change(TopicPartition partition, ChangeEvent event) {
-        long offset = nextOffset.merge(partition, 1L, Long::sum) - 1;
-        return new SinkRecord(
-                partition.topic(),
-                partition.partition(),
-                TransactionKey.SCHEMA,
-                TransactionKey.of(event.transaction().xid()),
-                ENVELOPE,
-                ChangeEnvelope.toStruct(event, ENVELOPE),
-                offset);
-    }
-
-    private static Marker.End end(long xid, String endLsn, long count) {
-        Lsn end = Lsn.parse(endLsn);
-        return new Marker.End(
-                7,
-                xid,
-                Lsn.valueOf(end.asLong() - 0x30),
-                end,
-                1_700_000_000_000_000L + xid,
-                count,
-                List.of(new DataCollectionCount("public.ledger", count, LEDGER_TOPIC)));
-    }
-
-    private static ChangeEvent insert(long xid, long order, int id, String note) {
-        return ChangeEvent.builder(Op.CREATE, source(xid), new TransactionInfo(xid, order, order, null, 7))
-                .after(row(id, note))
-                .build();
-    }
-
-    private static ChangeEvent update(long xid, long order, int id, String note) {
-        return ChangeEvent.builder(Op.UPDATE, source(xid), new TransactionInfo(xid, order, order, null, 7))
-                .after(row(id, note))
-                .build();
-    }
-
-    private static ChangeEvent delete(long xid, long order, int id) {
-        return ChangeEvent.builder(Op.DELETE, source(xid), new TransactionInfo(xid, order, order, null, 7))
-                .before(new Struct(ROW).put("id", id))
-                .build();
-    }
-
-    private static Struct row(int id, String note) {
-        return new Struct(ROW).put("id", id).put("note", note);
-    }
-
-    private static SourceInfo source(long xid) {
-        return new SourceInfo(
-                "0.1.0",
-                PREFIX,
-                "inventory",
-                "public",
-                "ledger",
-                Timestamps.ofMicros(1_700_000_000_000_000L + xid),
-                null,
-                null,
-                xid,
-                Lsn.parse("0/800"),
-                null);
+        return feed.change(partition, event);
     }
 }

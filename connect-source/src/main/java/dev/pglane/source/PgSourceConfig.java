@@ -13,9 +13,9 @@ import dev.pglane.connect.config.ConfigGroup;
 import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.connect.config.EnumChoice;
 import dev.pglane.connect.config.NamePattern;
+import dev.pglane.connect.config.RegexList;
 import dev.pglane.connect.config.WireCheck;
 import dev.pglane.connect.database.DatabaseEndpoint;
-import dev.pglane.source.config.RegexList;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.types.NumericMapping;
 import java.time.Duration;
@@ -159,13 +159,9 @@ public final class PgSourceConfig extends AbstractConfig {
             "[a-z_][a-z0-9_$]{0,62}",
             "an unquoted PostgreSQL identifier: a lower-case letter or underscore, then up to 62 lower-case"
                     + " letters, digits, underscores or dollar signs");
-    private static final String TOPIC_CHARS = "[a-zA-Z0-9._-]{1,249}";
-    private static final String TOPIC_CHARS_RULE = "1 to 249 characters from a-z, A-Z, 0-9, '.', '_' and '-'";
     private static final WireCheck TOPIC_PREFIX_RULE = new WireCheck(
             TopicNames::validatePrefix,
             "characters from a-z, A-Z, 0-9, '.', '_' and '-', short enough for the .transactions suffix");
-    private static final NamePattern OPTIONAL_TOPIC_NAME_RULE =
-            new NamePattern("|" + TOPIC_CHARS, "empty or " + TOPIC_CHARS_RULE);
 
     public static final ConfigDef CONFIG_DEF = configDef();
 
@@ -314,7 +310,7 @@ public final class PgSourceConfig extends AbstractConfig {
         group.key(TOPIC_ROUTING, "Topic routing", Width.SHORT)
                 .define(STRING, TOPIC_ROUTING_DEFAULT, TOPIC_ROUTINGS, MEDIUM, TOPIC_ROUTING_DOC);
         group.key(TOPIC_SINGLE_NAME, "Single topic name", Width.MEDIUM)
-                .define(STRING, TOPIC_SINGLE_NAME_DEFAULT, OPTIONAL_TOPIC_NAME_RULE, LOW, TOPIC_SINGLE_NAME_DOC);
+                .define(STRING, TOPIC_SINGLE_NAME_DEFAULT, NamePattern.OPTIONAL_TOPIC_NAME, LOW, TOPIC_SINGLE_NAME_DOC);
         group.key(MARKER_BEGIN_ENABLED, "BEGIN markers", Width.SHORT)
                 .define(BOOLEAN, MARKER_BEGIN_ENABLED_DEFAULT, null, LOW, MARKER_BEGIN_ENABLED_DOC);
     }

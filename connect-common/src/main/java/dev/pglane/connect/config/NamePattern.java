@@ -9,6 +9,10 @@ import org.apache.kafka.common.config.ConfigException;
  * ("Invalid value X for configuration slot.name: must be ...") and in the generated docs.
  */
 public final class NamePattern implements ConfigDef.Validator {
+    /** A Kafka topic name or nothing, for keys that name a topic optionally. */
+    public static final NamePattern OPTIONAL_TOPIC_NAME = new NamePattern(
+            "|[a-zA-Z0-9._-]{1,249}", "empty or 1 to 249 characters from a-z, A-Z, 0-9, '.', '_' and '-'");
+
     private final Pattern pattern;
     private final String rule;
 

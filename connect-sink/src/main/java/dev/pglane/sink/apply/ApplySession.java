@@ -53,6 +53,7 @@ public final class ApplySession implements TransactionApplier {
     private final RowPlans plans;
     private final RowWriter writer;
     private final boolean pipelineEnabled;
+    private final boolean truncateCascade;
     private final StatementPipeline pipeline;
     /** True while {@link #applyPipelined} runs: {@link #flush} queues instead of sending. */
     private boolean pipelined;
@@ -84,6 +85,7 @@ public final class ApplySession implements TransactionApplier {
         this.plans = plans;
         this.statements = new StatementCache(connection, StatementCache.MAX_STATEMENTS);
         this.pipelineEnabled = settings.pipeline();
+        this.truncateCascade = settings.truncateCascade();
         this.pipeline = new StatementPipeline(new StatementCache(connection, MAX_COMPOSITES));
         this.writer = new RowWriter(
                 statements, settings.conflictPolicy(), new ConflictHandler(settings.conflictPolicy(), conflicts));
@@ -257,20 +259,30 @@ public final class ApplySession implements TransactionApplier {
         return fits;
     }
 
-    /** One TRUNCATE of all tables of consecutive truncate records with the same options, as the source ran it. */
+    /**
+     * One TRUNCATE of all tables of consecutive truncate records with the same options, as the source ran it, but
+     * without CASCADE unless {@code truncate.cascade} asks for it: the tables a source CASCADE reached that are
+     * published arrive in the same truncate, and cascading on the target would also empty tables that exist only
+     * there. PostgreSQL's subscriber never cascades either, and fails the same way when a target table still
+     * references a truncated one.
+     */
     private void truncate(SourceTransaction tx) throws SQLException {
+        boolean cascade = truncateOptions.cascade() && truncateCascade;
         String sql = "TRUNCATE " + truncated.stream().map(t -> qualified(t)).collect(Collectors.joining(", "))
                 + (truncateOptions.restartIdentity() ? " RESTART IDENTITY" : "")
-                + (truncateOptions.cascade() ? " CASCADE" : "");
+                + (cascade ? " CASCADE" : "");
         try (Statement st = connection.createStatement()) {
             st.execute(sql);
         } catch (SQLException e) {
+            String hint = truncateOptions.cascade() && !cascade
+                    ? "; the source truncated with CASCADE, which the sink replays only with truncate.cascade=true"
+                    : "";
             throw new SQLException(
                     "Could not truncate " + truncated + " for record(s) "
                             + truncateRecords.stream()
                                     .map(ChangeRecord::position)
                                     .collect(Collectors.joining(", "))
-                            + " of " + tx.describe() + ": " + e.getMessage(),
+                            + " of " + tx.describe() + ": " + e.getMessage() + hint,
                     e.getSQLState(),
                     e);
         }

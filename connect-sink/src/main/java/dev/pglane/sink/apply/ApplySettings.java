@@ -12,13 +12,15 @@ import dev.pglane.sink.SynchronousCommit;
  * @param applicationName prefix of the sessions' {@code application_name}; a worker's session is
  *     {@code <applicationName>-worker-<n>}
  * @param pipeline whether a transaction's statements go to the target as one pipeline rather than one by one
+ * @param truncateCascade whether a source TRUNCATE ... CASCADE cascades on the target too
  */
 public record ApplySettings(
         ConflictPolicy conflictPolicy,
         SynchronousCommit synchronousCommit,
         int batchMaxRows,
         String applicationName,
-        boolean pipeline) {
+        boolean pipeline,
+        boolean truncateCascade) {
 
     public ApplySettings {
         if (batchMaxRows < 1) {

@@ -1,11 +1,18 @@
 package dev.pglane.sink.validate;
 
 import static dev.pglane.sink.PgSinkConfig.SOURCE_TOPIC_PREFIX;
+import static dev.pglane.sink.PgSinkConfig.SOURCE_TOPIC_SINGLE_NAME;
+import static dev.pglane.sink.PgSinkConfig.TABLE_INCLUDE_LIST;
+import static dev.pglane.sink.PgSinkConfig.TABLE_NAME_FORMAT;
 
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.connect.validate.ValidationReport;
+import dev.pglane.sink.TableName;
+import dev.pglane.sink.admit.RecordAdmission;
+import dev.pglane.sink.target.TableMapping;
 import dev.pglane.wire.TopicNames;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -22,6 +29,7 @@ final class SinkConfigRules {
     private SinkConfigRules() {}
 
     static void check(ValidationReport report, Map<String, String> props) {
+        checkTables(report);
         if (!report.isValid(SOURCE_TOPIC_PREFIX)) {
             return;
         }
@@ -34,6 +42,31 @@ final class SinkConfigRules {
             report.add(new ConfigProblem(TOPICS, missingMarker(TOPICS, topics, marker)));
         } else if (!regex.isEmpty() && !matches(regex, marker)) {
             report.add(new ConfigProblem(TOPICS_REGEX, missingMarker(TOPICS_REGEX, regex, marker)));
+        }
+    }
+
+    /**
+     * A single change topic carries every table, so only an include list limits what its writers reach; and no
+     * table name format may lead into a system schema whatever the source table is.
+     */
+    private static void checkTables(ValidationReport report) {
+        if (report.isValid(SOURCE_TOPIC_SINGLE_NAME, TABLE_INCLUDE_LIST)
+                && !((String) report.value(SOURCE_TOPIC_SINGLE_NAME)).isEmpty()
+                && ((List<?>) report.value(TABLE_INCLUDE_LIST)).isEmpty()) {
+            report.add(new ConfigProblem(
+                    TABLE_INCLUDE_LIST,
+                    "With " + SOURCE_TOPIC_SINGLE_NAME + " set, one topic carries the changes of every table, so a"
+                            + " writer of it could name any table: list the tables this sink may write (e.g."
+                            + " public\\..*)"));
+        }
+        if (report.isValid(TABLE_NAME_FORMAT)) {
+            TableName sample = new TableMapping((String) report.value(TABLE_NAME_FORMAT)).targetOf("s", "t");
+            if (RecordAdmission.isSystemSchema(sample.schema())) {
+                report.add(new ConfigProblem(
+                        TABLE_NAME_FORMAT,
+                        TABLE_NAME_FORMAT + " '" + report.value(TABLE_NAME_FORMAT) + "' leads into schema "
+                                + sample.schema() + ", a system schema the sink never writes"));
+            }
         }
     }
 

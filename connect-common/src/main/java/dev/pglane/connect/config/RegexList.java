@@ -1,4 +1,4 @@
-package dev.pglane.source.config;
+package dev.pglane.connect.config;
 
 import java.util.List;
 import java.util.regex.Pattern;

@@ -1,0 +1,132 @@
+package dev.pglane.sink;
+
+import dev.pglane.wire.Lsn;
+import dev.pglane.wire.TransactionKey;
+import dev.pglane.wire.envelope.ChangeEnvelope;
+import dev.pglane.wire.envelope.ChangeEvent;
+import dev.pglane.wire.envelope.EnvelopeSchemas;
+import dev.pglane.wire.envelope.Op;
+import dev.pglane.wire.envelope.SourceInfo;
+import dev.pglane.wire.envelope.Timestamps;
+import dev.pglane.wire.envelope.TransactionInfo;
+import dev.pglane.wire.marker.DataCollectionCount;
+import dev.pglane.wire.marker.Marker;
+import dev.pglane.wire.marker.MarkerCodec;
+import dev.pglane.wire.types.Column;
+import dev.pglane.wire.types.NumericMapping;
+import dev.pglane.wire.types.PgColumnType;
+import dev.pglane.wire.types.PgType;
+import dev.pglane.wire.types.RowSchemas;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * Records of a pglane source with prefix {@code shop} that changes table {@code public.ledger (id int, note text)},
+ * built by the wire contract's own encoders, each at the next offset of its partition, as a task's tests feed them.
+ */
+final class TaskRecords {
+    static final String PREFIX = "shop";
+    static final String MARKER_TOPIC = "shop.transactions";
+    static final String LEDGER_TOPIC = "shop.public.ledger";
+    static final TopicPartition MARKERS = new TopicPartition(MARKER_TOPIC, 0);
+    static final TopicPartition LEDGER_0 = new TopicPartition(LEDGER_TOPIC, 0);
+    static final TopicPartition LEDGER_1 = new TopicPartition(LEDGER_TOPIC, 1);
+    static final Schema ROW = RowSchemas.build(
+            PREFIX,
+            "public",
+            "ledger",
+            List.of(
+                    new Column("id", PgColumnType.of(PgType.INT4, -1), true),
+                    new Column("note", PgColumnType.of(PgType.TEXT, -1), false)),
+            NumericMapping.PRECISE);
+    static final Schema ENVELOPE = new EnvelopeSchemas().forRow(ROW);
+
+    final Map<TopicPartition, Long> nextOffset = new HashMap<>();
+
+    SinkRecord marker(Marker marker) {
+        long offset = nextOffset.merge(MARKERS, 1L, Long::sum) - 1;
+        return new SinkRecord(
+                MARKER_TOPIC,
+                0,
+                TransactionKey.SCHEMA,
+                TransactionKey.of(marker.keyXid()),
+                MarkerCodec.SCHEMA,
+                MarkerCodec.toStruct(marker),
+                offset);
+    }
+
+    SinkRecord change(TopicPartition partition, ChangeEvent event) {
+        long offset = nextOffset.merge(partition, 1L, Long::sum) - 1;
+        return new SinkRecord(
+                partition.topic(),
+                partition.partition(),
+                TransactionKey.SCHEMA,
+                TransactionKey.of(event.transaction().xid()),
+                ENVELOPE,
+                ChangeEnvelope.toStruct(event, ENVELOPE),
+                offset);
+    }
+
+    static Marker.Start start() {
+        return new Marker.Start(7, 1_700_000_000_000L, Lsn.parse("0/100"));
+    }
+
+    static Marker.End end(long xid, String endLsn, long count) {
+        Lsn end = Lsn.parse(endLsn);
+        return new Marker.End(
+                7,
+                xid,
+                Lsn.valueOf(end.asLong() - 0x30),
+                end,
+                1_700_000_000_000_000L + xid,
+                count,
+                List.of(new DataCollectionCount("public.ledger", count, LEDGER_TOPIC)));
+    }
+
+    static ChangeEvent insert(long xid, long order, int id, String note) {
+        return ChangeEvent.builder(Op.CREATE, source(xid), new TransactionInfo(xid, order, order, null, 7))
+                .after(row(id, note))
+                .build();
+    }
+
+    static ChangeEvent update(long xid, long order, int id, String note) {
+        return ChangeEvent.builder(Op.UPDATE, source(xid), new TransactionInfo(xid, order, order, null, 7))
+                .after(row(id, note))
+                .build();
+    }
+
+    static ChangeEvent delete(long xid, long order, int id) {
+        return ChangeEvent.builder(Op.DELETE, source(xid), new TransactionInfo(xid, order, order, null, 7))
+                .before(new Struct(ROW).put("id", id))
+                .build();
+    }
+
+    static Struct row(int id, String note) {
+        return new Struct(ROW).put("id", id).put("note", note);
+    }
+
+    /** The source block of a ledger change; {@link #sourceNaming} lets a test claim another table. */
+    static SourceInfo source(long xid) {
+        return sourceNaming("public", "ledger", xid);
+    }
+
+    static SourceInfo sourceNaming(String schema, String table, long xid) {
+        return new SourceInfo(
+                "0.1.0",
+                PREFIX,
+                "inventory",
+                schema,
+                table,
+                Timestamps.ofMicros(1_700_000_000_000_000L + xid),
+                null,
+                null,
+                xid,
+                Lsn.parse("0/800"),
+                null);
+    }
+}
