@@ -80,8 +80,7 @@ public final class DatabaseSettings {
 
     /** Defines the {@code database.*} keys in {@code group}, in the order of {@link #KEYS}. */
     public static void define(ConfigGroup group, Role role) {
-        group.key(HOST, "Host", Width.LONG)
-                .define(STRING, NO_DEFAULT_VALUE, new NonEmptyString(), HIGH, role.hostDoc());
+        group.key(HOST, "Host", Width.LONG).define(STRING, NO_DEFAULT_VALUE, new HostValidator(), HIGH, role.hostDoc());
         group.key(PORT, "Port", Width.SHORT).define(INT, PORT_DEFAULT, Range.between(1, 65535), HIGH, role.portDoc());
         group.key(NAME, "Database", Width.MEDIUM)
                 .define(STRING, NO_DEFAULT_VALUE, new NonEmptyString(), HIGH, role.nameDoc());
