@@ -7,11 +7,10 @@ import java.util.Objects;
 import java.util.Properties;
 import org.apache.kafka.common.config.types.Password;
 import org.postgresql.Driver;
-import org.postgresql.jdbc.SslMode;
 
 /**
  * Where and as whom to connect to PostgreSQL (the {@code database.*} keys), turned into pgjdbc
- * terms. {@link Password#toString()} hides the password, so the record is safe to log.
+ * terms. {@link Password#toString()} hides the passwords, so the record is safe to log.
  *
  * <p>Every session starts with {@link #PINNED_SEARCH_PATH}: a role that may create objects in a schema of
  * the default search path (such as {@code public} before PostgreSQL 15) could otherwise shadow a function or
@@ -28,8 +27,7 @@ public record DatabaseEndpoint(
         String database,
         String user,
         Password password,
-        SslMode sslMode,
-        String sslRootCert,
+        TlsSettings tls,
         Duration connectTimeout) {
 
     /**
@@ -55,7 +53,7 @@ public record DatabaseEndpoint(
         }
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(user, "user");
-        Objects.requireNonNull(sslMode, "sslMode");
+        Objects.requireNonNull(tls, "tls");
     }
 
     /** {@code host:port}, as error messages name the server ({@code [v6]:port} for an IPv6 address). */
@@ -99,10 +97,7 @@ public record DatabaseEndpoint(
         if (password != null) {
             props.setProperty("password", password.value());
         }
-        props.setProperty("sslmode", sslMode.value);
-        if (!sslRootCert.isEmpty()) {
-            props.setProperty("sslrootcert", sslRootCert);
-        }
+        tls.addTo(props);
         // pgjdbc takes whole seconds; round up so a sub-second setting does not mean "no timeout" (0).
         String seconds = Long.toString(Math.max(1, (connectTimeout.toMillis() + 999) / 1000));
         props.setProperty("connectTimeout", seconds);

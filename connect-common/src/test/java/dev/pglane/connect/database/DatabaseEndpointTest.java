@@ -16,7 +16,8 @@ import org.postgresql.jdbc.SslMode;
 
 class DatabaseEndpointTest {
     static DatabaseEndpoint endpoint(String host, String database) {
-        return new DatabaseEndpoint(host, 5432, database, "app", null, SslMode.VERIFY_FULL, "", Duration.ofSeconds(3));
+        TlsSettings tls = new TlsSettings(SslMode.VERIFY_FULL, "", "", "", null);
+        return new DatabaseEndpoint(host, 5432, database, "app", null, tls, Duration.ofSeconds(3));
     }
 
     @ParameterizedTest
