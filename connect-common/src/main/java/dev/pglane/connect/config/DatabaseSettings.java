@@ -41,8 +41,13 @@ public final class DatabaseSettings {
 
     public static final String SSLMODE = "database.sslmode";
     static final String SSLMODE_DOC = "TLS mode, as libpq's sslmode: disable, allow, prefer (TLS when the"
-            + " server offers it), require, verify_ca (also check the certificate chain), verify_full (also check"
-            + " the host name).";
+            + " server offers it), require (always TLS), verify_ca (also check that the server's certificate chains to"
+            + " database.sslrootcert), verify_full (also check that it was issued for database.host). Only verify_ca"
+            + " and verify_full authenticate the server, and verify_full is the one to use. The default, prefer, is"
+            + " kept so that existing setups keep working; under it, and under disable, allow and require, anyone who"
+            + " can intercept the connection can pose as the server and read or alter what the connector reads and"
+            + " writes, so validate() and every start of the connector log a warning (the validate API has only"
+            + " errors).";
     static final String SSLMODE_DEFAULT = EnumChoice.valueOf(SslMode.PREFER);
     static final EnumChoice<SslMode> SSL_MODES = EnumChoice.of(SslMode.class);
 
