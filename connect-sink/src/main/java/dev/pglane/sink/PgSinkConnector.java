@@ -1,6 +1,7 @@
 package dev.pglane.sink;
 
 import dev.pglane.connect.config.PluginVersion;
+import dev.pglane.connect.config.TlsModeWarning;
 import dev.pglane.sink.validate.SinkValidation;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +41,8 @@ public final class PgSinkConnector extends SinkConnector {
                 config.database().database(),
                 config.applyWorkers(),
                 config.markerTopic());
+        TlsModeWarning.log(
+                log, props.getOrDefault("name", "sink"), config.database().tls().mode());
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.config.DatabaseSettings;
+import dev.pglane.connect.logging.LogCapture;
 import dev.pglane.docs.ValidationErrors;
 import java.util.List;
 import java.util.Map;
@@ -75,5 +76,49 @@ class PgSinkConnectorTest {
         long keysWithErrors = ValidationErrors.byKey(new PgSinkConnector().validate(withoutHost()))
                 .size();
         assertEquals(1, keysWithErrors);
+    }
+
+    /** The warnings about a TLS mode that does not authenticate the server. */
+    static List<String> tlsWarnings(LogCapture logs) {
+        return logs.warnings().stream()
+                .filter(w -> w.contains("does not authenticate the server"))
+                .toList();
+    }
+
+    @Test
+    void startWarnsOnceAboutTheDefaultModeNamingItAndWhatToSet() {
+        Map<String, String> props = PgSinkConfigTest.minimal();
+        props.put("name", "orders-sink");
+        try (LogCapture logs = LogCapture.start()) {
+            new PgSinkConnector().start(props);
+            List<String> warnings = tlsWarnings(logs);
+            assertEquals(1, warnings.size(), logs.lines().toString());
+            assertTrue(
+                    warnings.get(0)
+                            .contains("Connector 'orders-sink': database.sslmode=prefer does not authenticate"
+                                    + " the server"),
+                    warnings.get(0));
+            assertTrue(warnings.get(0).contains("Set database.sslmode=verify_full"), warnings.get(0));
+        }
+    }
+
+    @Test
+    void validateWarnsAboutAModeThatDoesNotAuthenticateTheServerButVerifyFullIsQuiet() {
+        try (LogCapture logs = LogCapture.start()) {
+            Map<String, String> props = withoutHost();
+            props.put(DatabaseSettings.SSLMODE, "require");
+            new PgSinkConnector().validate(props);
+            assertEquals(1, tlsWarnings(logs).size(), logs.lines().toString());
+            assertTrue(
+                    tlsWarnings(logs).get(0).contains("database.sslmode=require"),
+                    logs.lines().toString());
+
+            props.put(DatabaseSettings.SSLMODE, "verify_full");
+            new PgSinkConnector().validate(props);
+            Map<String, String> started = PgSinkConfigTest.minimal();
+            started.put(DatabaseSettings.SSLMODE, "verify_full");
+            new PgSinkConnector().start(started);
+            assertEquals(1, tlsWarnings(logs).size(), logs.lines().toString());
+        }
     }
 }

@@ -14,6 +14,7 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -127,6 +128,26 @@ class PgSinkConnectorValidateTest {
         String expected = "Cannot connect to PostgreSQL at 127.0.0.1:" + port + ": ";
         assertOn(errors, DatabaseSettings.HOST, expected);
         assertOn(errors, DatabaseSettings.PORT, expected);
+    }
+
+    /**
+     * Pasted into a URL, this host would reach the test server (its query sets the port too) with sslmode=disable
+     * whatever database.sslmode says, because URL parameters outrank pgjdbc's properties: validate() would pass and
+     * verify_full would mean nothing. It is a field error on database.host instead, and nothing connects.
+     */
+    @Test
+    void hostThatCarriesDriverPropertiesIsRefusedOnHost() {
+        Map<String, String> props = config("postgres");
+        String injected = "127.0.0.1/postgres?PGPORT=" + server.getPort()
+                + "&sslfactory=org.postgresql.ssl.NonValidatingFactory&sslmode=disable&ignored=";
+        props.put(DatabaseSettings.HOST, injected);
+        props.put(DatabaseSettings.SSLMODE, "verify_full");
+        Map<String, List<String>> errors = errors(props);
+        assertEquals(Set.of(DatabaseSettings.HOST), errors.keySet(), errors.toString());
+        assertOn(
+                errors,
+                DatabaseSettings.HOST,
+                "Invalid value " + injected + " for configuration database.host: must be a host name");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.pglane.source;
 
 import dev.pglane.connect.config.PluginVersion;
+import dev.pglane.connect.config.TlsModeWarning;
 import dev.pglane.source.validate.SourceValidation;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,10 @@ public final class PgSourceConnector extends SourceConnector {
                 config.database().database(),
                 config.slotName(),
                 config.publicationName());
+        TlsModeWarning.log(
+                log,
+                props.getOrDefault("name", "source"),
+                config.database().tls().mode());
     }
 
     @Override

@@ -40,7 +40,7 @@ class PgSourceConfigTest {
     void defaultsThroughTypedAccessors() {
         PgSourceConfig config = new PgSourceConfig(minimal());
         assertEquals(5432, config.database().port());
-        assertEquals(SslMode.PREFER, config.database().sslMode());
+        assertEquals(SslMode.PREFER, config.database().tls().mode());
         assertEquals(Duration.ofSeconds(10), config.database().connectTimeout());
         assertEquals("pglane", config.slotName());
         assertEquals("pglane", config.publicationName());
@@ -74,7 +74,7 @@ class PgSourceConfigTest {
         props.put(PgSourceConfig.STREAMING_MODE, "ON");
         props.put(PgSourceConfig.NUMERIC_MAPPING, "double");
         PgSourceConfig config = new PgSourceConfig(props);
-        assertEquals(SslMode.VERIFY_FULL, config.database().sslMode());
+        assertEquals(SslMode.VERIFY_FULL, config.database().tls().mode());
         assertEquals(Optional.of(Duration.ofSeconds(5)), config.heartbeatInterval());
         assertEquals(TopicRouting.SINGLE, config.topicRouting());
         assertEquals("all.changes", config.topicNames().changeTopic("public", "orders"));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.config.DatabaseSettings;
+import dev.pglane.connect.logging.LogCapture;
 import dev.pglane.docs.ValidationErrors;
 import java.util.List;
 import java.util.Map;
@@ -77,5 +78,63 @@ class PgSourceConnectorTest {
         long keysWithErrors = ValidationErrors.byKey(new PgSourceConnector().validate(withoutHost()))
                 .size();
         assertEquals(1, keysWithErrors);
+    }
+
+    /** The warnings about a TLS mode that does not authenticate the server. */
+    static List<String> tlsWarnings(LogCapture logs) {
+        return logs.warnings().stream()
+                .filter(w -> w.contains("does not authenticate the server"))
+                .toList();
+    }
+
+    @Test
+    void startWarnsOnceAboutTheDefaultModeNamingItAndWhatToSet() {
+        try (LogCapture logs = LogCapture.start()) {
+            new PgSourceConnector().start(PgSourceConfigTest.minimal());
+            List<String> warnings = tlsWarnings(logs);
+            assertEquals(1, warnings.size(), logs.lines().toString());
+            assertTrue(
+                    warnings.get(0)
+                            .contains("Connector 'source': database.sslmode=prefer does not authenticate the"
+                                    + " server"),
+                    warnings.get(0));
+            assertTrue(warnings.get(0).contains("Set database.sslmode=verify_full"), warnings.get(0));
+        }
+    }
+
+    @Test
+    void validateWarnsAboutAModeThatDoesNotAuthenticateTheServerButVerifyFullIsQuiet() {
+        try (LogCapture logs = LogCapture.start()) {
+            Map<String, String> props = withoutHost();
+            props.put(DatabaseSettings.SSLMODE, "disable");
+            new PgSourceConnector().validate(props);
+            assertEquals(1, tlsWarnings(logs).size(), logs.lines().toString());
+            assertTrue(
+                    tlsWarnings(logs).get(0).contains("database.sslmode=disable"),
+                    logs.lines().toString());
+
+            props.put(DatabaseSettings.SSLMODE, "verify_full");
+            new PgSourceConnector().validate(props);
+            Map<String, String> started = PgSourceConfigTest.minimal();
+            started.put(DatabaseSettings.SSLMODE, "verify_full");
+            new PgSourceConnector().start(started);
+            assertEquals(1, tlsWarnings(logs).size(), logs.lines().toString());
+        }
+    }
+
+    @Test
+    void theKeyPasswordIsNeverLogged() {
+        String secret = "pk8-s3cret-5521";
+        Map<String, String> props = PgSourceConfigTest.minimal();
+        props.put(DatabaseSettings.SSLPASSWORD, secret);
+        Map<String, String> offline = withoutHost();
+        offline.put(DatabaseSettings.SSLPASSWORD, secret);
+        try (LogCapture logs = LogCapture.start()) {
+            new PgSourceConnector().start(props);
+            new PgSourceConnector().validate(offline);
+            String logged = String.join("\n", logs.lines());
+            assertTrue(logged.contains("database.sslpassword = [hidden]"), logged);
+            assertFalse(logged.contains(secret), logged);
+        }
     }
 }

@@ -16,6 +16,7 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -128,6 +129,24 @@ class PgSourceConnectorValidateTest {
         assertOn(errors, DatabaseSettings.HOST, expected);
         assertOn(errors, DatabaseSettings.PORT, expected);
         assertEquals(2, errors.size(), errors.toString());
+    }
+
+    /**
+     * In a URL this host would reach the test server in clear text under verify_full (URL parameters outrank pgjdbc's
+     * properties). It is a field error on database.host; nothing connects.
+     */
+    @Test
+    void hostThatCarriesDriverPropertiesIsRefusedOnHost() {
+        Map<String, String> props = config(server);
+        String injected = "127.0.0.1/postgres?PGPORT=" + server.getPort() + "&sslmode=disable&ignored=";
+        props.put(DatabaseSettings.HOST, injected);
+        props.put(DatabaseSettings.SSLMODE, "verify_full");
+        Map<String, List<String>> errors = errors(props);
+        assertEquals(Set.of(DatabaseSettings.HOST), errors.keySet(), errors.toString());
+        assertOn(
+                errors,
+                DatabaseSettings.HOST,
+                "Invalid value " + injected + " for configuration database.host: must be a host name");
     }
 
     @Test

@@ -1,18 +1,16 @@
 package dev.pglane.connect.database;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Properties;
 import org.apache.kafka.common.config.types.Password;
 import org.postgresql.Driver;
-import org.postgresql.jdbc.SslMode;
 
 /**
  * Where and as whom to connect to PostgreSQL (the {@code database.*} keys), turned into pgjdbc
- * terms. {@link Password#toString()} hides the password, so the record is safe to log.
+ * terms. {@link Password#toString()} hides the passwords, so the record is safe to log.
  *
  * <p>Every session starts with {@link #PINNED_SEARCH_PATH}: a role that may create objects in a schema of
  * the default search path (such as {@code public} before PostgreSQL 15) could otherwise shadow a function or
@@ -20,6 +18,8 @@ import org.postgresql.jdbc.SslMode;
  * often a superuser (CVE-2018-1058; PostgreSQL's own apply worker pins its search path since CVE-2020-14349).
  * Nothing pglane runs depends on the search path: it names every table by schema, and types by the names the
  * server formats under this same path.
+ *
+ * <p>The host must pass {@link HostAddress}; the record refuses any other, whatever built it.
  */
 public record DatabaseEndpoint(
         String host,
@@ -27,8 +27,7 @@ public record DatabaseEndpoint(
         String database,
         String user,
         Password password,
-        SslMode sslMode,
-        String sslRootCert,
+        TlsSettings tls,
         Duration connectTimeout) {
 
     /**
@@ -37,12 +36,29 @@ public record DatabaseEndpoint(
      */
     public static final String PINNED_SEARCH_PATH = "pg_catalog,pg_temp";
 
+    /**
+     * The URL of every connection. It names no server: pgjdbc takes host, port and database from the {@code PGHOST},
+     * {@code PGPORT} and {@code PGDBNAME} properties when the URL leaves them out. Built from the settings, the URL
+     * would be text that pgjdbc splits at {@code / ? & =} and percent-decodes, so a crafted value would add driver
+     * properties (an {@code sslfactory} that skips certificate checks, say); a property is only ever its own value.
+     */
+    static final String URL = "jdbc:postgresql://";
+
     /** pgjdbc's {@code options} property: server settings applied at connection start. */
     static final String OPTIONS = "options";
 
-    /** {@code host:port}, as error messages name the server. */
+    public DatabaseEndpoint {
+        if (!HostAddress.isValid(host)) {
+            throw new IllegalArgumentException("Host '" + host + "' is not " + HostAddress.RULE);
+        }
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(user, "user");
+        Objects.requireNonNull(tls, "tls");
+    }
+
+    /** {@code host:port}, as error messages name the server ({@code [v6]:port} for an IPv6 address). */
     public String address() {
-        return host + ":" + port;
+        return HostAddress.forDriver(host) + ":" + port;
     }
 
     /**
@@ -65,29 +81,23 @@ public record DatabaseEndpoint(
         if (extra.getProperty(OPTIONS) != null) {
             props.setProperty(OPTIONS, options + " " + extra.getProperty(OPTIONS));
         }
-        Connection connection = new Driver().connect(jdbcUrl(), props);
+        Connection connection = new Driver().connect(URL, props);
         if (connection == null) {
-            throw new SQLException("pgjdbc did not accept the URL " + jdbcUrl());
+            throw new SQLException("pgjdbc did not accept the URL " + URL);
         }
         return connection;
     }
 
-    String jdbcUrl() {
-        String hostPart = host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
-        String db = URLEncoder.encode(database, StandardCharsets.UTF_8).replace("+", "%20");
-        return "jdbc:postgresql://" + hostPart + ":" + port + "/" + db;
-    }
-
     Properties properties(String applicationName) {
         Properties props = new Properties();
+        props.setProperty("PGHOST", HostAddress.forDriver(host));
+        props.setProperty("PGPORT", Integer.toString(port));
+        props.setProperty("PGDBNAME", database);
         props.setProperty("user", user);
         if (password != null) {
             props.setProperty("password", password.value());
         }
-        props.setProperty("sslmode", sslMode.value);
-        if (!sslRootCert.isEmpty()) {
-            props.setProperty("sslrootcert", sslRootCert);
-        }
+        tls.addTo(props);
         // pgjdbc takes whole seconds; round up so a sub-second setting does not mean "no timeout" (0).
         String seconds = Long.toString(Math.max(1, (connectTimeout.toMillis() + 999) / 1000));
         props.setProperty("connectTimeout", seconds);

@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -98,6 +99,13 @@ public final class ConnectionProbe {
     }
 
     private List<ConfigProblem> connectFailure(SQLException e) {
+        Optional<TlsFailure> tls = TlsFailure.of(e);
+        if (tls.isPresent()) {
+            String message = tls.get().explain(endpoint, describe(e));
+            return tls.get().keys.stream()
+                    .map(key -> new ConfigProblem(key, message))
+                    .toList();
+        }
         return switch (SqlStateClass.of(e)) {
             case AUTHENTICATION -> {
                 String message = "PostgreSQL rejected user '" + endpoint.user() + "': " + describe(e);

@@ -1,6 +1,7 @@
 package dev.pglane.connect.validate;
 
 import dev.pglane.connect.config.DatabaseSettings;
+import dev.pglane.connect.config.TlsModeWarning;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,12 +11,16 @@ import java.util.Map;
 import java.util.function.Function;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The per-key results of one {@code validate()} call: what the field checks parsed, and where the
  * later stages (cross-field rules, server checks) attach their problems.
  */
 public final class ValidationReport {
+    private static final Logger log = LoggerFactory.getLogger(ValidationReport.class);
+
     private final Map<String, ConfigValue> values = new LinkedHashMap<>();
 
     public ValidationReport(Config fieldChecks) {
@@ -60,6 +65,16 @@ public final class ValidationReport {
             new ConnectionProbe(endpoint, connectorName)
                     .run(checks.apply(endpoint))
                     .forEach(this::add);
+        }
+    }
+
+    /**
+     * Logs a WARN when {@code database.sslmode} is valid but does not authenticate the server: the mode is allowed,
+     * and the validate API has no way to show anything but errors.
+     */
+    public void warnIfServerUnverified(String connectorName) {
+        if (isValid(DatabaseSettings.SSLMODE)) {
+            TlsModeWarning.log(log, connectorName, DatabaseSettings.sslMode(this::value));
         }
     }
 

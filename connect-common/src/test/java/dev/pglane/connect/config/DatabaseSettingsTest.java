@@ -56,8 +56,11 @@ class DatabaseSettingsTest {
         assertEquals("shop", endpoint.database());
         assertEquals("apply", endpoint.user());
         assertNull(endpoint.password());
-        assertEquals(SslMode.VERIFY_FULL, endpoint.sslMode());
-        assertEquals("", endpoint.sslRootCert());
+        assertEquals(SslMode.VERIFY_FULL, endpoint.tls().mode());
+        assertEquals("", endpoint.tls().rootCert());
+        assertEquals("", endpoint.tls().cert());
+        assertEquals("", endpoint.tls().key());
+        assertNull(endpoint.tls().keyPassword());
         assertEquals(Duration.ofSeconds(10), endpoint.connectTimeout());
     }
 }

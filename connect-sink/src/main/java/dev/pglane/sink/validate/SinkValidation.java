@@ -20,7 +20,8 @@ import org.apache.kafka.common.config.Config;
 
 /**
  * The sink's {@code validate()}: field checks, then the rules between keys, then, once the
- * connection keys are valid, the server checks. A server check runs only when the keys it reads
+ * connection keys are valid, the server checks; a TLS mode that does not authenticate the server is logged as a
+ * warning. A server check runs only when the keys it reads
  * are valid, so every message is about one mistake.
  */
 public final class SinkValidation {
@@ -34,6 +35,7 @@ public final class SinkValidation {
     public static Config validate(Config fieldChecks, Map<String, String> props, String connectorName) {
         ValidationReport report = new ValidationReport(fieldChecks);
         SinkConfigRules.check(report, props);
+        report.warnIfServerUnverified(connectorName);
         report.probeServer(connectorName, endpoint -> serverChecks(report, props, endpoint, connectorName));
         return report.toConfig();
     }

@@ -1,6 +1,7 @@
 package dev.pglane.sink.apply;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.connect.database.TlsSettings;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.sql.Connection;
@@ -46,8 +47,7 @@ public final class TargetServer implements BeforeAllCallback, AfterAllCallback {
                 "postgres",
                 "postgres",
                 null,
-                SslMode.DISABLE,
-                "",
+                new TlsSettings(SslMode.DISABLE, "", "", "", null),
                 Duration.ofSeconds(10));
     }
 

@@ -16,7 +16,8 @@ import org.apache.kafka.common.config.Config;
 
 /**
  * The source's {@code validate()}: field checks, then the rules between keys, then, once the
- * connection keys are valid, the server checks. A server check runs only when the keys it reads
+ * connection keys are valid, the server checks; a TLS mode that does not authenticate the server is logged as a
+ * warning. A server check runs only when the keys it reads
  * are valid, so every message is about one mistake.
  */
 public final class SourceValidation {
@@ -29,6 +30,7 @@ public final class SourceValidation {
     public static Config validate(Config fieldChecks, String connectorName) {
         ValidationReport report = new ValidationReport(fieldChecks);
         SourceConfigRules.check(report);
+        report.warnIfServerUnverified(connectorName);
         report.probeServer(connectorName, endpoint -> serverChecks(report, endpoint));
         return report.toConfig();
     }

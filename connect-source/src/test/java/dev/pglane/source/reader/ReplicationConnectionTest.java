@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.connect.database.TlsSettings;
 import dev.pglane.source.values.SessionSettings;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -42,8 +43,7 @@ class ReplicationConnectionTest {
                 "postgres",
                 "postgres",
                 null,
-                SslMode.DISABLE,
-                "",
+                new TlsSettings(SslMode.DISABLE, "", "", "", null),
                 Duration.ofSeconds(10));
     }
 
