@@ -54,6 +54,15 @@ public final class PgSourceConfig extends AbstractConfig {
             + " pg_drop_replication_slot when the connector is deleted.";
     static final String SLOT_NAME_DEFAULT = "pglane";
 
+    public static final String SLOT_RECREATE = "slot.recreate";
+    static final String SLOT_RECREATE_DOC = "When the connector has a stored offset but its slot is gone (dropped,"
+            + " invalidated by max_slot_wal_keep_size or idle_replication_slot_timeout, or slot.name changed), the"
+            + " changes since the offset are lost on the server. never: the task fails, saying what was lost and how"
+            + " to recover. allow_gap: the slot is created again and streaming goes on, with a WARN naming the LSN"
+            + " range whose changes were not captured; the target then lacks them until it is repaired.";
+    static final String SLOT_RECREATE_DEFAULT = EnumChoice.valueOf(SlotRecreate.NEVER);
+    static final EnumChoice<SlotRecreate> SLOT_RECREATES = EnumChoice.of(SlotRecreate.class);
+
     public static final String PUBLICATION_NAME = "publication.name";
     static final String PUBLICATION_NAME_DOC = "Publication that selects the captured tables. Written as an"
             + " unquoted PostgreSQL identifier, so it is the name that CREATE PUBLICATION without quotes creates.";
@@ -180,6 +189,10 @@ public final class PgSourceConfig extends AbstractConfig {
         return DatabaseSettings.endpoint(this::get);
     }
 
+    public SlotRecreate slotRecreate() {
+        return SLOT_RECREATES.parse(getString(SLOT_RECREATE));
+    }
+
     public String slotName() {
         return getString(SLOT_NAME);
     }
@@ -277,6 +290,8 @@ public final class PgSourceConfig extends AbstractConfig {
     private static void defineReplication(ConfigGroup group) {
         group.key(SLOT_NAME, "Replication slot", Width.MEDIUM)
                 .define(STRING, SLOT_NAME_DEFAULT, SLOT_NAME_RULE, HIGH, SLOT_NAME_DOC);
+        group.key(SLOT_RECREATE, "Recreate a lost slot", Width.SHORT)
+                .define(STRING, SLOT_RECREATE_DEFAULT, SLOT_RECREATES, MEDIUM, SLOT_RECREATE_DOC);
         group.key(PUBLICATION_NAME, "Publication", Width.MEDIUM)
                 .define(STRING, PUBLICATION_NAME_DEFAULT, PUBLICATION_NAME_RULE, HIGH, PUBLICATION_NAME_DOC);
         group.key(PUBLICATION_CREATE, "Create publication", Width.SHORT)

@@ -79,6 +79,6 @@ public final class PgSourceConnector extends SourceConnector {
     @Override
     public Config validate(Map<String, String> connectorConfigs) {
         String name = connectorConfigs.getOrDefault("name", "source");
-        return SourceValidation.validate(super.validate(connectorConfigs), name);
+        return SourceValidation.validate(super.validate(connectorConfigs), connectorConfigs, name);
     }
 }

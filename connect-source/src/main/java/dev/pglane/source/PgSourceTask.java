@@ -1,8 +1,10 @@
 package dev.pglane.source;
 
+import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.source.offset.AckTracker;
 import dev.pglane.source.reader.ConnectionLoss;
 import dev.pglane.source.reader.ReplicationSession;
+import dev.pglane.source.validate.DeliveryRules;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.SourceOffset;
 import dev.pglane.wire.WireFormatException;
@@ -13,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -52,6 +56,8 @@ public final class PgSourceTask extends SourceTask {
 
     private Duration backoff;
     private long reconnectAtNanos;
+    /** A record Connect reported done without storing it; poll() fails the task with it. */
+    private final AtomicReference<ConnectException> unstored = new AtomicReference<>();
 
     @Override
     public String version() {
@@ -62,6 +68,11 @@ public final class PgSourceTask extends SourceTask {
     public void start(Map<String, String> props) {
         config = new PgSourceConfig(props);
         connectorName = props.getOrDefault("name", "source");
+        List<ConfigProblem> refused = DeliveryRules.problems(props);
+        if (!refused.isEmpty()) {
+            throw new ConnectException("pglane source " + connectorName + " cannot run with this config: "
+                    + refused.stream().map(ConfigProblem::message).collect(Collectors.joining("; ")));
+        }
         backoff = config.reconnectBackoffInitial();
         SourceOffset stored = storedOffset();
         if (stored != null) {
@@ -92,6 +103,10 @@ public final class PgSourceTask extends SourceTask {
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
         metrics.publish();
+        ConnectException notStored = unstored.get();
+        if (notStored != null) {
+            throw notStored;
+        }
         ReplicationSession current = session;
         if (current == null) {
             long wait = reconnectAtNanos - System.nanoTime();
@@ -178,9 +193,22 @@ public final class PgSourceTask extends SourceTask {
         backoff = doubled.compareTo(config.reconnectBackoffMax()) > 0 ? config.reconnectBackoffMax() : doubled;
     }
 
-    /** Kafka stored the record, or a transformation dropped it (no metadata): either way it is done. */
+    /**
+     * Kafka stored the record. Without metadata it did not: Connect skipped it (a failed send or conversion under
+     * {@code errors.tolerance=all}, a transformation that dropped it), which the task refuses to start with, so it
+     * can only come from a runtime that ignored that. The record is then never acknowledged, the slot stays before
+     * its transaction, and the next poll() fails the task naming it.
+     */
     @Override
     public void commitRecord(SourceRecord record, RecordMetadata metadata) {
+        if (metadata == null) {
+            unstored.compareAndSet(
+                    null,
+                    new ConnectException("Connect reported " + AckTracker.describe(record) + " done, but Kafka did not"
+                            + " store it (errors.tolerance=all or a transformation skipped it); the slot stays"
+                            + " before its transaction, which the next run sends again"));
+            return;
+        }
         acks.acknowledge(record);
     }
 
@@ -194,6 +222,16 @@ public final class PgSourceTask extends SourceTask {
             session = null;
         }
         stopSignal.countDown();
+        String first = acks.firstUnacknowledged();
+        if (first != null) {
+            // a failed send (a row larger than max.request.size) fails the task in Connect without telling it which
+            log.warn(
+                    "pglane source {} stops with records Kafka has not acknowledged, the first {}; the slot stays"
+                            + " confirmed at {}, so the next run sends them again",
+                    connectorName,
+                    first,
+                    acks.flushableLsn());
+        }
         if (current != null) {
             if (metrics != null) {
                 metrics.session(null);

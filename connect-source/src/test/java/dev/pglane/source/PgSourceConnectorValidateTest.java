@@ -94,6 +94,16 @@ class PgSourceConnectorValidateTest {
     }
 
     @Test
+    void settingsThatLetConnectSkipRecordsAreRefusedOnTheirKeys() {
+        Map<String, String> props = config(server);
+        props.put("errors.tolerance", "all");
+        props.put("transforms", "route");
+        Map<String, List<String>> errors = errors(props);
+        assertOn(errors, "errors.tolerance", "errors.tolerance=all would let Connect skip a record");
+        assertOn(errors, "transforms", "transformations (route) may drop records");
+    }
+
+    @Test
     void matchingPublicationHasNoErrors() {
         Map<String, String> props = config(server);
         props.put(PgSourceConfig.PUBLICATION_NAME, "pub_a");

@@ -166,21 +166,26 @@ class SourceTypesIT {
         return rows;
     }
 
-    /** A column's type as the catalog names it; domains by their base type (wire-format.md §7). */
+    /**
+     * A column's type as the catalog names it to a session with the source's pinned search path (types outside
+     * pg_catalog qualified by their schema); domains by their base type (wire-format.md §7).
+     */
     private record ColumnType(String formatted, String oid) {}
 
     private static Map<String, ColumnType> columnTypes(PostgresNode source) throws SQLException {
         Map<String, ColumnType> types = new HashMap<>();
         try (Connection connection = source.open();
-                Statement statement = connection.createStatement();
-                ResultSet rs = statement.executeQuery("SELECT a.attname,"
+                Statement statement = connection.createStatement()) {
+            statement.execute("SET search_path = pg_catalog, pg_temp"); // as every session of the source
+            try (ResultSet rs = statement.executeQuery("SELECT a.attname,"
                         + " format_type(CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE a.atttypid END,"
                         + "             CASE WHEN t.typtype = 'd' THEN t.typtypmod ELSE a.atttypmod END),"
                         + " (CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE a.atttypid END)::text"
                         + " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
-                        + " WHERE a.attrelid = 'every_type'::regclass AND a.attnum > 0")) {
-            while (rs.next()) {
-                types.put(rs.getString(1), new ColumnType(rs.getString(2), rs.getString(3)));
+                        + " WHERE a.attrelid = 'public.every_type'::regclass AND a.attnum > 0")) {
+                while (rs.next()) {
+                    types.put(rs.getString(1), new ColumnType(rs.getString(2), rs.getString(3)));
+                }
             }
         }
         return types;

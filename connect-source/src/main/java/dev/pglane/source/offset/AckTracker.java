@@ -1,6 +1,7 @@
 package dev.pglane.source.offset;
 
 import dev.pglane.wire.Lsn;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,8 @@ public final class AckTracker {
     private long acknowledged;
     /** Acknowledged records beyond the prefix, by sequence, with their confirm point. */
     private final Map<Long, Lsn> ahead = new HashMap<>();
+    /** Dispatched records from the first unacknowledged one on, in sequence order; Connect holds them anyway. */
+    private final ArrayDeque<TrackedRecord> unacknowledged = new ArrayDeque<>();
 
     private volatile Lsn flushable = Lsn.INVALID;
 
@@ -32,15 +35,12 @@ public final class AckTracker {
         for (SourceRecord record : records) {
             if (record instanceof TrackedRecord tracked) {
                 tracked.sequence(dispatched++);
+                unacknowledged.addLast(tracked);
             }
         }
     }
 
-    /**
-     * Marks a record as written to Kafka, or filtered out by a transformation (Connect then passes no
-     * metadata, and the record needs no acknowledgement either). Records this tracker did not number
-     * are ignored.
-     */
+    /** Marks a record as written to Kafka. Records this tracker did not number are ignored. */
     public void acknowledge(SourceRecord record) {
         if (!(record instanceof TrackedRecord tracked) || tracked.sequence() < 0) {
             return;
@@ -69,6 +69,23 @@ public final class AckTracker {
         if (newest.isValid() && newest.compareTo(flushable) > 0) {
             flushable = newest;
         }
+        while (!unacknowledged.isEmpty() && unacknowledged.peekFirst().sequence() < acknowledged) {
+            unacknowledged.pollFirst();
+        }
+    }
+
+    /**
+     * The first record Kafka has not acknowledged, as an operator would look for it; {@code null} when every
+     * dispatched record is acknowledged. The slot is confirmed only up to the END before it.
+     */
+    public synchronized String firstUnacknowledged() {
+        TrackedRecord first = unacknowledged.peekFirst();
+        return first == null ? null : RecordDescription.of(first);
+    }
+
+    /** Names {@code record} for an error: the table and LSN of a change, the transaction of a marker. */
+    public static String describe(SourceRecord record) {
+        return RecordDescription.of(record);
     }
 
     /**

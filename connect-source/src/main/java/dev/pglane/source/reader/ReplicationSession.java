@@ -94,7 +94,8 @@ public final class ReplicationSession implements AutoCloseable {
         try {
             ServerVersion server = ServerVersion.of(sql);
             PublicationSetup.ensure(sql, config.publicationName(), config.publicationCreate(), config.tableFilter());
-            Lsn slotLsn = SlotSetup.ensure(sql, config.slotName());
+            Lsn slotLsn = SlotSetup.ensure(
+                    sql, config.slotName(), start.resumeLsn(), config.slotRecreate(), start.connectorName());
             Lsn resume = start.resumeLsn() != null ? start.resumeLsn() : slotLsn;
             ReplicationConnection replication =
                     ReplicationConnection.open(endpoint, "pglane-" + start.connectorName() + "-reader");

@@ -1,5 +1,6 @@
 package dev.pglane.source.reader;
 
+import dev.pglane.source.SlotRecreate;
 import dev.pglane.wire.Lsn;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,24 +10,71 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Makes sure the replication slot exists as a pgoutput slot of this database, and reads its position. */
+/**
+ * Makes sure the replication slot exists as a pgoutput slot of this database, and reads its position. A slot is
+ * created only where that loses nothing: for a connector without a stored offset. A connector with one whose slot
+ * is missing or invalidated has lost the changes since its offset on the server; a new slot would start after
+ * them and skip them without a trace, so that fails unless {@link SlotRecreate#ALLOW_GAP} accepts the gap.
+ */
 public final class SlotSetup {
     private static final Logger log = LoggerFactory.getLogger(SlotSetup.class);
     private static final String DUPLICATE_OBJECT = "42710";
 
+    /** invalidation_reason exists from PostgreSQL 17 on; read through to_jsonb, it is NULL before. */
+    private static final String STATE = "SELECT s.slot_type, s.plugin, s.database, pg_catalog.current_database(),"
+            + " s.confirmed_flush_lsn::text, s.wal_status, pg_catalog.to_jsonb(s) ->> 'invalidation_reason'"
+            + " FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = ?";
+
     private SlotSetup() {}
 
+    /** The slot as the server describes it; {@code lost} when it can no longer serve changes. */
+    private record SlotState(Lsn confirmed, boolean lost, String why) {}
+
     /**
-     * Creates the slot when it is absent.
+     * Makes the slot ready to stream from.
      *
+     * @param stored the connector's stored offset ({@code commit_end_lsn}), or {@code null} if it has none
+     * @param connector the connector's name, for the recovery steps the error names
      * @return the slot's {@code confirmed_flush_lsn}: where a connector without a stored offset starts
-     * @throws ConnectException if the slot exists but is not a logical pgoutput slot of this database
+     * @throws ConnectException if the slot exists but is not a logical pgoutput slot of this database, or if it is
+     *     missing or invalidated while an offset is stored and {@code recreate} is {@link SlotRecreate#NEVER}
      */
-    public static Lsn ensure(Connection connection, String slot) throws SQLException {
-        Lsn confirmed = confirmedFlush(connection, slot);
-        if (confirmed != null) {
-            return confirmed;
+    public static Lsn ensure(Connection connection, String slot, Lsn stored, SlotRecreate recreate, String connector)
+            throws SQLException {
+        SlotState state = state(connection, slot);
+        if (state != null && !state.lost()) {
+            return state.confirmed();
         }
+        String what = state == null ? "does not exist" : "can no longer serve changes (" + state.why() + ")";
+        if (stored != null && recreate == SlotRecreate.NEVER) {
+            String rest = "/connectors/" + connector;
+            throw new ConnectException("Replication slot '" + slot + "' " + what + ", but connector " + connector
+                    + " has a stored offset at end LSN " + stored + ": the server no longer holds the changes since"
+                    + " then, and a new slot would start after them and skip them. Either rebuild the target from the"
+                    + " source and reset the connector's offsets (PUT " + rest + "/stop, DELETE " + rest + "/offsets,"
+                    + " PUT " + rest + "/resume), or set slot.recreate=allow_gap to recreate the slot and go on"
+                    + " without those changes");
+        }
+        if (state != null) {
+            drop(connection, slot);
+        }
+        Lsn created = create(connection, slot);
+        if (stored != null) {
+            log.warn(
+                    "Replication slot '{}' {}; slot.recreate=allow_gap created it again at {}: the changes committed"
+                            + " after {} up to {} were not captured and are missing downstream",
+                    slot,
+                    what,
+                    created,
+                    stored,
+                    created);
+        } else if (state != null) {
+            log.info("Replication slot '{}' {} and the connector has no stored offset: created it again", slot, what);
+        }
+        return created;
+    }
+
+    private static Lsn create(Connection connection, String slot) throws SQLException {
         try (PreparedStatement st = connection.prepareStatement(
                 "SELECT lsn::text FROM pg_catalog.pg_create_logical_replication_slot(?, 'pgoutput')")) {
             st.setString(1, slot);
@@ -39,13 +87,22 @@ public final class SlotSetup {
                 throw e;
             }
         }
-        return confirmedFlush(connection, slot);
+        SlotState created = state(connection, slot);
+        if (created == null) {
+            throw new ConnectException("Replication slot '" + slot + "' disappeared right after it was created");
+        }
+        return created.confirmed();
     }
 
-    private static Lsn confirmedFlush(Connection connection, String slot) throws SQLException {
-        try (PreparedStatement st = connection.prepareStatement(
-                "SELECT slot_type, plugin, database,"
-                        + " pg_catalog.current_database(), confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ?")) {
+    private static void drop(Connection connection, String slot) throws SQLException {
+        try (PreparedStatement st = connection.prepareStatement("SELECT pg_catalog.pg_drop_replication_slot(?)")) {
+            st.setString(1, slot);
+            st.execute();
+        }
+    }
+
+    private static SlotState state(Connection connection, String slot) throws SQLException {
+        try (PreparedStatement st = connection.prepareStatement(STATE)) {
             st.setString(1, slot);
             try (ResultSet rs = st.executeQuery()) {
                 if (!rs.next()) {
@@ -58,7 +115,12 @@ public final class SlotSetup {
                             + " slot with plugin " + rs.getString(2) + " on database " + rs.getString(3)
                             + "; pglane needs a logical pgoutput slot on " + rs.getString(4));
                 }
-                return Lsn.parse(rs.getString(5));
+                String walStatus = rs.getString(6);
+                String reason = rs.getString(7);
+                boolean lost = "lost".equals(walStatus) || reason != null;
+                String why = reason != null ? "invalidated: " + reason : "wal_status " + walStatus;
+                String confirmed = rs.getString(5);
+                return new SlotState(confirmed == null ? Lsn.INVALID : Lsn.parse(confirmed), lost, why);
             }
         }
     }

@@ -12,6 +12,7 @@ import dev.pglane.connect.validate.ValidationReport;
 import dev.pglane.source.PgSourceConfig;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.config.Config;
 
 /**
@@ -25,11 +26,13 @@ public final class SourceValidation {
 
     /**
      * @param fieldChecks the ConfigDef's own validation of the same config
+     * @param props the submitted config, for Connect's own keys that the ConfigDef does not hold
      * @param connectorName names the validation thread and session
      */
-    public static Config validate(Config fieldChecks, String connectorName) {
+    public static Config validate(Config fieldChecks, Map<String, String> props, String connectorName) {
         ValidationReport report = new ValidationReport(fieldChecks);
         SourceConfigRules.check(report);
+        DeliveryRules.problems(props).forEach(report::add);
         report.warnIfServerUnverified(connectorName);
         report.probeServer(connectorName, endpoint -> serverChecks(report, endpoint));
         return report.toConfig();
