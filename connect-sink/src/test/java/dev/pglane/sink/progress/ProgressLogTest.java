@@ -67,7 +67,7 @@ class ProgressLogTest {
         try (Connection c = connect();
                 Statement st = c.createStatement()) {
             log.prepare(c);
-            st.execute("DELETE FROM progress_c");
+            st.execute("DELETE FROM public.progress_c");
             AppliedPosition position = new AppliedPosition(Lsn.parse("0/10"), 1_700_000_000_000_000L, 1);
             applyAndEnd(c, log, position, true);
             assertEquals(position, log.load(c));
@@ -80,12 +80,12 @@ class ProgressLogTest {
         try (Connection c = connect();
                 Statement st = c.createStatement()) {
             log.prepare(c);
-            st.execute("DROP TABLE progress_d");
+            st.execute("DROP TABLE public.progress_d");
             AppliedPosition position = new AppliedPosition(Lsn.parse("0/20"), 0, 4242);
             assertThrows(SQLException.class, () -> applyAndEnd(c, log, position, true));
             c.rollback();
             c.setAutoCommit(true);
-            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM applied_rows WHERE xid = 4242")) {
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM public.applied_rows WHERE xid = 4242")) {
                 rs.next();
                 assertEquals(0, rs.getInt(1), "the change went with the failed progress write");
             }
@@ -111,7 +111,7 @@ class ProgressLogTest {
             // A transaction rolled back before its commit turn (a retry, a deadlock victim) never recorded.
             worker0.setAutoCommit(false);
             try (Statement st = worker0.createStatement()) {
-                st.execute("INSERT INTO applied_rows VALUES (12)");
+                st.execute("INSERT INTO public.applied_rows VALUES (12)");
             }
             worker0.rollback();
             assertEquals(Lsn.parse("0/5000"), log.load(control).endLsn());
@@ -123,8 +123,8 @@ class ProgressLogTest {
         try (Connection c = connect();
                 Statement st = c.createStatement()) {
             st.execute("SET synchronous_commit = off");
-            st.execute("CREATE TABLE IF NOT EXISTS barrier_probe (id int)");
-            st.execute("INSERT INTO barrier_probe VALUES (1)");
+            st.execute("CREATE TABLE IF NOT EXISTS public.barrier_probe (id int)");
+            st.execute("INSERT INTO public.barrier_probe VALUES (1)");
             Lsn afterAsyncCommit = walLsn(st, "pg_current_wal_insert_lsn()");
             DurabilityBarrier.run(c);
             assertTrue(c.getAutoCommit());
@@ -145,8 +145,8 @@ class ProgressLogTest {
             throws SQLException {
         c.setAutoCommit(false);
         try (Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE IF NOT EXISTS applied_rows (xid bigint)");
-            st.execute("INSERT INTO applied_rows VALUES (" + position.xid() + ")");
+            st.execute("CREATE TABLE IF NOT EXISTS public.applied_rows (xid bigint)");
+            st.execute("INSERT INTO public.applied_rows VALUES (" + position.xid() + ")");
         }
         if (commit) {
             log.recordAndCommit(c, position);
