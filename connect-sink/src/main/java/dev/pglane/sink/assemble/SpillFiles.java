@@ -1,9 +1,5 @@
 package dev.pglane.sink.assemble;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -18,8 +14,8 @@ import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The spill files of one copy: a set of runs, each a file of records in ascending
- * {@code total_order}, read back by merging the runs.
+ * The spill files of one copy: a set of runs, each a file of records in ascending {@code total_order}
+ * ({@link SpillFraming}), read back by merging the runs.
  *
  * <p>Records of one copy reach one partition in stream order, so appending each record to a run of
  * its partition keeps every run sorted; a record that would break a run's order (a producer retry
@@ -28,28 +24,27 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class SpillFiles {
     private final Path directory;
-    private final String prefix;
+    private final CopyKey copy;
     private final SpillFormat format;
     private final List<Run> runs = new ArrayList<>();
-    private final List<DataInputStream> openReaders = new ArrayList<>();
+    private final List<SpillRunReader> openReaders = new ArrayList<>();
 
     private static final class Run {
         final Path file;
         final TopicPartition partition;
-        final DataOutputStream out;
+        final SpillRunWriter writer;
         long lastTotalOrder;
-        long count;
 
-        Run(Path file, TopicPartition partition) throws IOException {
+        Run(Path file, TopicPartition partition, SpillRunWriter writer) {
             this.file = file;
             this.partition = partition;
-            this.out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 64 * 1024));
+            this.writer = writer;
         }
     }
 
-    SpillFiles(Path directory, String prefix, SpillFormat format) {
+    SpillFiles(Path directory, CopyKey copy, SpillFormat format) {
         this.directory = directory;
-        this.prefix = prefix;
+        this.copy = copy;
         this.format = format;
     }
 
@@ -74,14 +69,19 @@ final class SpillFiles {
         write(target == null ? newRun(record.partition()) : target, record);
     }
 
-    /** Flushes and closes the writers: no more records come. */
+    /** Writes each run's trailer and closes the writers: no more records come. */
     void finishWriting() throws IOException {
         for (Run run : runs) {
-            run.out.close();
+            run.writer.finish();
         }
     }
 
-    /** The records kept by {@code keep}, in {@code total_order}, read from the files. */
+    /**
+     * The records kept by {@code keep}, in {@code total_order}, read from the files.
+     *
+     * @throws org.apache.kafka.connect.errors.ConnectException from the iterator, naming the file, if a
+     *     file is damaged
+     */
     Iterator<ChangeRecord> read(Predicate<ChangeRecord> keep) {
         PriorityQueue<Cursor> heads =
                 new PriorityQueue<>((a, b) -> Long.compare(totalOrder(a.head), totalOrder(b.head)));
@@ -93,7 +93,7 @@ final class SpillFiles {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read spill files " + prefix + "*", e);
+            throw new UncheckedIOException("cannot read the spill files of " + copy, e);
         }
         return new Iterator<>() {
             @Override
@@ -113,7 +113,7 @@ final class SpillFiles {
                         heads.add(cursor);
                     }
                 } catch (IOException e) {
-                    throw new UncheckedIOException("cannot read spill file " + cursor.run.file, e);
+                    throw new UncheckedIOException("cannot read spill file " + cursor.run.file + " of " + copy, e);
                 }
                 return record;
             }
@@ -122,12 +122,12 @@ final class SpillFiles {
 
     /** Closes any reader and writer and deletes the files. */
     void delete() {
-        for (DataInputStream reader : openReaders) {
+        for (SpillRunReader reader : openReaders) {
             closeQuietly(reader);
         }
         openReaders.clear();
         for (Run run : runs) {
-            closeQuietly(run.out);
+            closeQuietly(run.writer);
             try {
                 Files.deleteIfExists(run.file);
             } catch (IOException e) {
@@ -140,23 +140,19 @@ final class SpillFiles {
     private final class Cursor {
         final Run run;
         final Predicate<ChangeRecord> keep;
-        final DataInputStream in;
-        long remaining;
+        final SpillRunReader in;
         ChangeRecord head;
 
         Cursor(Run run, Predicate<ChangeRecord> keep) throws IOException {
             this.run = run;
             this.keep = keep;
-            this.remaining = run.count;
-            this.in = new DataInputStream(new BufferedInputStream(Files.newInputStream(run.file), 64 * 1024));
+            this.in = new SpillRunReader(run.file, copy.toString(), format, run.writer.count());
             openReaders.add(in);
         }
 
-        /** Moves to the next kept record; false (and the file closed) at the end of the run. */
+        /** Moves to the next kept record; false (and the file closed) at the end of the run, once checked. */
         boolean advance() throws IOException {
-            while (remaining > 0) {
-                remaining--;
-                ChangeRecord record = format.read(in);
+            for (ChangeRecord record = in.next(); record != null; record = in.next()) {
                 if (keep.test(record)) {
                     head = record;
                     return true;
@@ -170,15 +166,23 @@ final class SpillFiles {
 
     private Run newRun(TopicPartition partition) throws IOException {
         Files.createDirectories(directory);
-        Run run = new Run(Files.createTempFile(directory, prefix, ".spill"), partition);
+        Path file =
+                Files.createTempFile(directory, "pglane-xid" + copy.xid() + "-g" + copy.generation() + "-", ".spill");
+        SpillRunWriter writer;
+        try {
+            writer = new SpillRunWriter(file, format);
+        } catch (IOException e) {
+            Files.deleteIfExists(file);
+            throw e;
+        }
+        Run run = new Run(file, partition, writer);
         runs.add(run);
         return run;
     }
 
     private void write(Run run, ChangeRecord record) throws IOException {
-        format.write(run.out, record);
+        run.writer.write(record);
         run.lastTotalOrder = totalOrder(record);
-        run.count++;
     }
 
     private static long totalOrder(ChangeRecord record) {

@@ -356,9 +356,9 @@ public final class TransactionAssembler implements AutoCloseable {
         Iterator<HeldCopy> next = largest.iterator();
         while (bufferedBytes > settings.maxBytes() && next.hasNext()) {
             HeldCopy copy = next.next();
-            String prefix = "pglane-xid" + copy.key().xid() + "-g" + copy.key().generation() + "-";
             try {
-                long freed = copy.spill(new SpillFiles(settings.spillDirectory(), prefix, new SpillFormat(envelopes)));
+                long freed =
+                        copy.spill(new SpillFiles(settings.spillDirectory(), copy.key(), new SpillFormat(envelopes)));
                 bufferedBytes -= freed;
                 listener.spilled(copy.key().xid(), freed);
             } catch (IOException | UncheckedIOException e) {

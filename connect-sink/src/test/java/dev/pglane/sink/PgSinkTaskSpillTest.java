@@ -1,0 +1,138 @@
+package dev.pglane.sink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.connect.config.DatabaseSettings;
+import dev.pglane.sink.apply.TargetServer;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The task's spill files as Connect drives it against a real PostgreSQL target: a damaged file. */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class PgSinkTaskSpillTest {
+    private static final TopicPartition MARKERS = ShopRecords.MARKERS;
+    private static final TopicPartition LEDGER_0 = new TopicPartition(ShopRecords.topic("ledger"), 0);
+    private static final TopicPartition LEDGER_1 = new TopicPartition(ShopRecords.topic("ledger"), 1);
+    private static final List<TopicPartition> ASSIGNMENT = List.of(MARKERS, LEDGER_0, LEDGER_1);
+    private static final long MIB = 1L << 20;
+    /** Rows per large transaction: about 3 MB of spill files each. */
+    private static final int ROWS = 5_000;
+
+    private static final Duration DEADLINE = Duration.ofSeconds(120);
+
+    @RegisterExtension
+    static final TargetServer target = new TargetServer();
+
+    @TempDir
+    Path spillDirectory;
+
+    private final ShopRecords shop = new ShopRecords();
+
+    @BeforeEach
+    void cleanTarget() throws SQLException {
+        target.execute("DROP TABLE IF EXISTS public.ledger, public.pglane_progress");
+        target.execute("CREATE TABLE public.ledger (id int PRIMARY KEY, note text)");
+    }
+
+    @Test
+    void aDamagedSpillFileFailsTheTaskNamingTheFileAndTheTransaction() throws Exception {
+        FakeSinkTaskContext context = new FakeSinkTaskContext(ASSIGNMENT);
+        PgSinkTask task = startTask(context, "damaged", Map.of(PgSinkConfig.BUFFER_MAX_BYTES, Long.toString(MIB)));
+        ConnectLoop connect = new ConnectLoop(task, context);
+        try {
+            connect.deliver(List.of(shop.marker(ShopRecords.start())));
+            connect.deliver(ledgerInserts(904));
+            Path damaged = spillFiles().get(0);
+            try (RandomAccessFile file = new RandomAccessFile(damaged.toFile(), "rw")) {
+                // what the writer flushed so far: a byte in the middle of it
+                long at = file.length() / 2;
+                file.seek(at);
+                int b = file.read();
+                file.seek(at);
+                file.write(b ^ 0x04);
+            }
+
+            connect.deliver(List.of(shop.marker(ShopRecords.end(904, 0x4000, Map.of("ledger", (long) ROWS)))));
+            ConnectException failure = awaitFailure(connect);
+
+            assertTrue(failure.getMessage().contains("Applying xid 904"), failure.getMessage());
+            assertTrue(
+                    failure.getMessage().contains("Spill file " + damaged + " of xid 904 generation 7 is damaged"),
+                    failure.getMessage());
+            assertEquals(List.of(), target.rows("SELECT id::text FROM public.ledger"), "nothing of it applied");
+        } finally {
+            task.stop();
+        }
+    }
+
+    private List<SinkRecord> ledgerInserts(long xid) {
+        List<SinkRecord> records = new ArrayList<>();
+        for (int i = 1; i <= ROWS; i++) {
+            TopicPartition ledger = i % 2 == 0 ? LEDGER_0 : LEDGER_1;
+            records.add(shop.insert(ledger, xid, i, i, note(i)));
+        }
+        return records;
+    }
+
+    /** About 600 bytes, different for every row. */
+    private static String note(int id) {
+        return id + ":" + "x".repeat(600);
+    }
+
+    private PgSinkTask startTask(FakeSinkTaskContext context, String name, Map<String, String> settings) {
+        Map<String, String> props = new HashMap<>(settings);
+        props.put("name", name);
+        props.put("topics.regex", "shop\\..*");
+        props.put(DatabaseSettings.HOST, "127.0.0.1");
+        props.put(DatabaseSettings.PORT, Integer.toString(target.endpoint().port()));
+        props.put(DatabaseSettings.NAME, "postgres");
+        props.put(DatabaseSettings.USER, "postgres");
+        props.put(DatabaseSettings.SSLMODE, "disable");
+        props.put(PgSinkConfig.SOURCE_TOPIC_PREFIX, ShopRecords.PREFIX);
+        props.put(PgSinkConfig.APPLY_WORKERS, "2");
+        props.put(PgSinkConfig.SPILL_DIRECTORY, spillDirectory.toString());
+        PgSinkTask task = new PgSinkTask();
+        task.initialize(context);
+        task.start(props);
+        return task;
+    }
+
+    private static ConnectException awaitFailure(ConnectLoop connect) {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                connect.deliver(List.of());
+            } catch (ConnectException e) {
+                return e;
+            }
+        }
+        throw new AssertionError("the task did not fail");
+    }
+
+    private List<Path> spillFiles() throws IOException {
+        try (Stream<Path> files = Files.walk(spillDirectory)) {
+            return files.filter(path -> path.toString().endsWith(".spill"))
+                    .sorted()
+                    .toList();
+        }
+    }
+}
