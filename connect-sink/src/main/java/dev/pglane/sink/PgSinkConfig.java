@@ -122,8 +122,11 @@ public final class PgSinkConfig extends AbstractConfig {
     static final int BUFFER_MAX_TRANSACTIONS_DEFAULT = 10_000;
 
     public static final String SPILL_DIRECTORY = "spill.directory";
-    static final String SPILL_DIRECTORY_DOC =
-            "Where large transactions spill to. Empty: <java.io.tmpdir>/pglane-spill/<connector name>.";
+    static final String SPILL_DIRECTORY_DOC = "Where large transactions spill to. Empty: <java.io.tmpdir>/pglane-spill."
+            + " Each connector keeps its files in a subdirectory named after it, one run directory per task start"
+            + " with a lock file beside it, so connectors may share this directory. A starting task deletes the"
+            + " runs of its connector that no live process holds (what a crashed run left), never a run whose lock"
+            + " is held.";
     static final String SPILL_DIRECTORY_DEFAULT = "";
 
     public static final String PROGRESS_STORE = "progress.store";
@@ -225,14 +228,15 @@ public final class PgSinkConfig extends AbstractConfig {
         return getInt(BUFFER_MAX_TRANSACTIONS);
     }
 
-    /** The spill directory, with the default resolved per connector so two sinks never share one. */
+    /**
+     * The spill directory, shared by connectors: each keeps its files in a subdirectory of its own
+     * ({@link dev.pglane.sink.assemble.SpillArea}).
+     */
     public Path spillDirectory() {
         String configured = getString(SPILL_DIRECTORY);
-        if (!configured.isEmpty()) {
-            return Path.of(configured);
-        }
-        Object name = originals().getOrDefault("name", "pglane-sink");
-        return Path.of(System.getProperty("java.io.tmpdir"), "pglane-spill", name.toString());
+        return configured.isEmpty()
+                ? Path.of(System.getProperty("java.io.tmpdir"), "pglane-spill")
+                : Path.of(configured);
     }
 
     /** The progress store, from a parsed config or from the values of a validation. */

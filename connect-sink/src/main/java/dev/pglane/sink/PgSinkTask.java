@@ -3,10 +3,12 @@ package dev.pglane.sink;
 import dev.pglane.connect.database.SqlStateClass;
 import dev.pglane.sink.assemble.AssemblerSettings;
 import dev.pglane.sink.assemble.SourceTransaction;
+import dev.pglane.sink.assemble.SpillArea;
 import dev.pglane.sink.assemble.TransactionAssembler;
 import dev.pglane.sink.assemble.TransactionGroups;
 import dev.pglane.sink.progress.OffsetLedger;
 import dev.pglane.wire.TopicNames;
+import java.io.IOException;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -56,6 +58,8 @@ public final class PgSinkTask extends SinkTask {
     private long durableSequence;
     private Backpressure backpressure;
     private PartitionFlow flow;
+    /** This run's spill files, from start() to stop(): pipeline restarts keep them. */
+    private SpillArea spillArea;
     /** The partitions this task paused, for back-pressure or because they ran ahead. */
     private final Set<TopicPartition> paused = new HashSet<>();
 
@@ -76,7 +80,16 @@ public final class PgSinkTask extends SinkTask {
         backpressure = new Backpressure(config.bufferMaxBytes(), config.bufferMaxTransactions());
         flow = new PartitionFlow(PartitionFlow.limitFor(config.bufferMaxTransactions()), decoder::isMarkerTopic);
         groups = new TransactionGroups(config.applyGroupMaxTransactions(), GROUP_MAX_CHANGES);
+        spillArea = openSpillArea();
         log.info("pglane sink {} starting: {} apply workers", sinkName, config.applyWorkers());
+    }
+
+    private SpillArea openSpillArea() {
+        try {
+            return SpillArea.open(config.spillDirectory(), sinkName);
+        } catch (IOException e) {
+            throw new ConnectException("Cannot prepare the spill directory " + config.spillDirectory() + ": " + e, e);
+        }
     }
 
     @Override
@@ -228,7 +241,7 @@ public final class PgSinkTask extends SinkTask {
         closeHeldState();
         durableSequence = 0;
         assembler = new TransactionAssembler(
-                new AssemblerSettings(config.bufferMaxBytes(), config.spillDirectory(), this::isCounted),
+                new AssemblerSettings(config.bufferMaxBytes(), spillArea, this::isCounted),
                 pipeline.applied(),
                 metrics);
         if (restart) {
@@ -345,6 +358,9 @@ public final class PgSinkTask extends SinkTask {
         discardPipeline();
         closeHeldState();
         assembler = null;
+        if (spillArea != null) {
+            spillArea.close();
+        }
         log.info("pglane sink {} stopped", sinkName);
     }
 }

@@ -1,10 +1,13 @@
 package dev.pglane.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.sink.apply.TargetServer;
+import dev.pglane.sink.assemble.OtherProcessRun;
+import dev.pglane.wire.Lsn;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -26,7 +29,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The task's spill files as Connect drives it against a real PostgreSQL target: a damaged file. */
+/**
+ * The task's spill files as Connect drives it against a real PostgreSQL target: the sweep of a killed
+ * run's files at start, and a damaged file.
+ */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class PgSinkTaskSpillTest {
     private static final TopicPartition MARKERS = ShopRecords.MARKERS;
@@ -51,6 +57,48 @@ class PgSinkTaskSpillTest {
     void cleanTarget() throws SQLException {
         target.execute("DROP TABLE IF EXISTS public.ledger, public.pglane_progress");
         target.execute("CREATE TABLE public.ledger (id int PRIMARY KEY, note text)");
+    }
+
+    @Test
+    void aStartDeletesWhatAKilledRunOfItsConnectorLeftButNotTheLiveFilesOfAnother() throws Exception {
+        Path killedRun;
+        try (OtherProcessRun killed = OtherProcessRun.start(spillDirectory, "orders-sink")) {
+            killedRun = killed.directory();
+        }
+        FakeSinkTaskContext auditContext = new FakeSinkTaskContext(ASSIGNMENT);
+        PgSinkTask audit =
+                startTask(auditContext, "audit-sink", Map.of(PgSinkConfig.BUFFER_MAX_BYTES, Long.toString(MIB)));
+        PgSinkTask orders = null;
+        try {
+            ConnectLoop connect = new ConnectLoop(audit, auditContext);
+            connect.deliver(List.of(shop.marker(ShopRecords.start())));
+            connect.deliver(ledgerInserts(903));
+            List<Path> auditFiles = spillFiles("audit-sink");
+            assertFalse(auditFiles.isEmpty(), "audit-sink spilled xid 903, whose END has not come");
+            assertEquals(
+                    OtherProcessRun.FILE_SIZES.size(), spillFiles("orders-sink").size());
+
+            orders = startTask(new FakeSinkTaskContext(ASSIGNMENT), "orders-sink", Map.of());
+
+            assertFalse(Files.exists(killedRun), "the killed run of orders-sink is gone");
+            assertEquals(List.of(), spillFiles("orders-sink"));
+            assertEquals(auditFiles, spillFiles("audit-sink"), "audit-sink's files are untouched");
+            connect.deliver(List.of(shop.marker(ShopRecords.end(903, 0x3000, Map.of("ledger", (long) ROWS)))));
+            awaitApplied(connect, Lsn.valueOf(0x3000));
+            assertRows(expectedRows(1), "public.ledger");
+        } finally {
+            audit.stop();
+            if (orders != null) {
+                orders.stop();
+            }
+        }
+        try (Stream<Path> runs = Files.walk(spillDirectory)) {
+            assertEquals(
+                    List.of(),
+                    runs.filter(path -> path.getFileName().toString().startsWith("run-"))
+                            .toList(),
+                    "stopped tasks delete their runs");
+        }
     }
 
     @Test
@@ -98,6 +146,23 @@ class PgSinkTaskSpillTest {
         return id + ":" + "x".repeat(600);
     }
 
+    /** The table holds exactly {@code expected}, compared row by row so that a failure names one row. */
+    private static void assertRows(List<String> expected, String table) throws SQLException {
+        List<String> rows = target.rows("SELECT id || ':' || note FROM " + table + " ORDER BY id");
+        for (int i = 0; i < Math.min(expected.size(), rows.size()); i++) {
+            assertEquals(expected.get(i), rows.get(i), table + ", row " + (i + 1));
+        }
+        assertEquals(expected.size(), rows.size(), table + " rows");
+    }
+
+    private static List<String> expectedRows(int sign) {
+        List<String> rows = new ArrayList<>();
+        for (int i = 1; i <= ROWS; i++) {
+            rows.add(i + ":" + note(sign * i));
+        }
+        return rows;
+    }
+
     private PgSinkTask startTask(FakeSinkTaskContext context, String name, Map<String, String> settings) {
         Map<String, String> props = new HashMap<>(settings);
         props.put("name", name);
@@ -116,6 +181,14 @@ class PgSinkTaskSpillTest {
         return task;
     }
 
+    private void awaitApplied(ConnectLoop connect, Lsn lsn) throws SQLException {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        while (!applied(lsn)) {
+            assertTrue(System.nanoTime() < deadline, "progress did not reach " + lsn);
+            connect.deliver(List.of());
+        }
+    }
+
     private static ConnectException awaitFailure(ConnectLoop connect) {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         while (System.nanoTime() < deadline) {
@@ -128,8 +201,23 @@ class PgSinkTaskSpillTest {
         throw new AssertionError("the task did not fail");
     }
 
+    /** Whether some sink's progress reached {@code lsn}; the progress table appears with the first pipeline. */
+    private static boolean applied(Lsn lsn) throws SQLException {
+        if (target.rows("SELECT 1 WHERE to_regclass('public.pglane_progress') IS NOT NULL")
+                .isEmpty()) {
+            return false;
+        }
+        return target.rows("SELECT end_lsn::text FROM public.pglane_progress").stream()
+                .anyMatch(applied -> Lsn.parse(applied).compareTo(lsn) >= 0);
+    }
+
     private List<Path> spillFiles() throws IOException {
-        try (Stream<Path> files = Files.walk(spillDirectory)) {
+        return spillFiles("");
+    }
+
+    /** The spill files under {@code <spill.directory>/<connector>}, or all of them for "". */
+    private List<Path> spillFiles(String connector) throws IOException {
+        try (Stream<Path> files = Files.walk(spillDirectory.resolve(connector))) {
             return files.filter(path -> path.toString().endsWith(".spill"))
                     .sorted()
                     .toList();

@@ -32,7 +32,7 @@ import org.apache.kafka.common.TopicPartition;
  * instead of finding no file or no run.
  */
 final class SpillFiles {
-    private final Path directory;
+    private final SpillArea area;
     private final CopyKey copy;
     private final SpillFormat format;
     private final RunOpener opener;
@@ -43,6 +43,8 @@ final class SpillFiles {
     private final Set<SpillRunReader> openReaders = new HashSet<>();
     /** Guarded by {@link #lock}. */
     private boolean deleted;
+    /** Bytes of all runs; the task thread's. */
+    private long bytes;
 
     /** Opens a run for reading; a seam for tests that stop a reader where they choose. */
     @FunctionalInterface
@@ -64,13 +66,13 @@ final class SpillFiles {
         }
     }
 
-    SpillFiles(Path directory, CopyKey copy, SpillFormat format) {
-        this(directory, copy, format, null);
+    SpillFiles(SpillArea area, CopyKey copy, SpillFormat format) {
+        this(area, copy, format, null);
     }
 
     /** For testing: {@code opener} opens the runs for reading, {@code null} for the real reader. */
-    SpillFiles(Path directory, CopyKey copy, SpillFormat format, RunOpener opener) {
-        this.directory = directory;
+    SpillFiles(SpillArea area, CopyKey copy, SpillFormat format, RunOpener opener) {
+        this.area = area;
         this.copy = copy;
         this.format = format;
         this.opener =
@@ -101,8 +103,13 @@ final class SpillFiles {
     /** Writes each run's trailer and closes the writers: no more records come. */
     void finishWriting() throws IOException {
         for (Run run : runs) {
-            run.writer.finish();
+            added(run.writer.finish());
         }
+    }
+
+    /** Bytes of the files so far. Only for the task thread. */
+    long bytes() {
+        return bytes;
     }
 
     /**
@@ -149,6 +156,7 @@ final class SpillFiles {
 
     /** Closes every reader and writer and deletes the files; reading afterwards fails. Idempotent. */
     void delete() {
+        long freed = 0;
         IOException failure = null;
         synchronized (lock) {
             if (deleted) {
@@ -161,11 +169,13 @@ final class SpillFiles {
                 closeQuietly(run.writer);
                 try {
                     Files.deleteIfExists(run.file);
+                    freed += run.writer.bytes();
                 } catch (IOException e) {
                     failure = failure == null ? e : failure;
                 }
             }
         }
+        area.removed(freed);
         if (failure != null) {
             throw new UncheckedIOException("cannot delete the spill files of " + copy, failure);
         }
@@ -251,9 +261,7 @@ final class SpillFiles {
     }
 
     private Run newRun(TopicPartition partition) throws IOException {
-        Files.createDirectories(directory);
-        Path file =
-                Files.createTempFile(directory, "pglane-xid" + copy.xid() + "-g" + copy.generation() + "-", ".spill");
+        Path file = area.newFile("xid" + copy.xid() + "-g" + copy.generation() + "-");
         SpillRunWriter writer;
         try {
             writer = new SpillRunWriter(file, format);
@@ -265,12 +273,18 @@ final class SpillFiles {
         synchronized (lock) {
             runs.add(run);
         }
+        added(writer.bytes());
         return run;
     }
 
     private void write(Run run, ChangeRecord record) throws IOException {
-        run.writer.write(record);
+        added(run.writer.write(record));
         run.lastTotalOrder = totalOrder(record);
+    }
+
+    private void added(long written) {
+        bytes += written;
+        area.added(written);
     }
 
     private static long totalOrder(ChangeRecord record) {

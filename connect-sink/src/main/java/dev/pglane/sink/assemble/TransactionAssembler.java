@@ -357,8 +357,7 @@ public final class TransactionAssembler implements AutoCloseable {
         while (bufferedBytes > settings.maxBytes() && next.hasNext()) {
             HeldCopy copy = next.next();
             try {
-                long freed =
-                        copy.spill(new SpillFiles(settings.spillDirectory(), copy.key(), new SpillFormat(envelopes)));
+                long freed = copy.spill(new SpillFiles(settings.spillArea(), copy.key(), new SpillFormat(envelopes)));
                 bufferedBytes -= freed;
                 listener.spilled(copy.key().xid(), freed);
             } catch (IOException | UncheckedIOException e) {

@@ -27,6 +27,8 @@ import java.util.function.Predicate;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,23 +45,36 @@ class SpillFilesTest {
     private static final CopyKey COPY = new CopyKey(7, 1);
 
     @TempDir
-    Path directory;
+    Path base;
 
+    private SpillArea area;
     /** One format per copy, as the assembler keeps it: the copy's schema table lives in it. */
     private final SpillFormat format = new SpillFormat(new EnvelopeSchemas());
 
+    @BeforeEach
+    void openArea() throws IOException {
+        area = SpillArea.open(base, "files-test");
+    }
+
+    @AfterEach
+    void closeArea() {
+        area.close();
+    }
+
     @Test
-    void runsOfTwoPartitionsMergeInTotalOrder() throws IOException {
+    void runsOfTwoPartitionsMergeInTotalOrderAndTheAreaCountsTheirBytes() throws IOException {
         List<ChangeRecord> records = records(20);
         SpillFiles files = written(records, null);
 
         assertEquals(2, spillFiles().size(), "one run per partition");
+        assertEquals(totalSize(), area.bytes());
         assertEquals(records, readAll(files.read(record -> true)));
         assertEquals(records, readAll(files.read(record -> true)), "every read goes to the files again");
 
         files.delete();
         files.delete();
         assertEquals(List.of(), spillFiles());
+        assertEquals(0, area.bytes(), "counted once, freed once");
     }
 
     @Test
@@ -153,7 +168,7 @@ class SpillFilesTest {
     }
 
     private SpillFiles written(List<ChangeRecord> records, SpillFiles.RunOpener opener) throws IOException {
-        SpillFiles files = new SpillFiles(directory, COPY, format(), opener);
+        SpillFiles files = new SpillFiles(area, COPY, format(), opener);
         for (ChangeRecord record : records) {
             files.append(record);
         }
@@ -184,9 +199,17 @@ class SpillFilesTest {
     }
 
     private List<Path> spillFiles() throws IOException {
-        try (Stream<Path> files = Files.list(directory)) {
+        try (Stream<Path> files = Files.list(area.directory())) {
             return files.sorted().toList();
         }
+    }
+
+    private long totalSize() throws IOException {
+        long size = 0;
+        for (Path file : spillFiles()) {
+            size += Files.size(file);
+        }
+        return size;
     }
 
     private static void await(CountDownLatch latch) {

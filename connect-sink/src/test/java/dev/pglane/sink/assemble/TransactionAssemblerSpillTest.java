@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +34,17 @@ class TransactionAssemblerSpillTest {
     Path spillDirectory;
 
     private final Map<Long, Long> spilledBytes = new HashMap<>();
+    private SpillArea spillArea;
+
+    @BeforeEach
+    void openSpillArea() throws IOException {
+        spillArea = SpillArea.open(spillDirectory, "spill-test");
+    }
+
+    @AfterEach
+    void closeSpillArea() {
+        spillArea.close();
+    }
 
     private TransactionAssembler assembler() {
         AssemblerListener listener = new AssemblerListener() {
@@ -44,7 +57,7 @@ class TransactionAssemblerSpillTest {
             public void dropped(String reason, long records) {}
         };
         return new TransactionAssembler(
-                new AssemblerSettings(ONE_MIB, spillDirectory, topic -> true), AppliedPosition.NONE, listener);
+                new AssemblerSettings(ONE_MIB, spillArea, topic -> true), AppliedPosition.NONE, listener);
     }
 
     @Test
@@ -65,6 +78,7 @@ class TransactionAssemblerSpillTest {
 
         assertTrue(transaction.changes().spilled());
         assertTrue(spilledBytes.get(7L) > 0);
+        assertTrue(spillArea.bytes() > 0, "the area counts the files' bytes");
         assertEquals(100_000, transaction.changes().count());
         for (int pass = 0; pass < 2; pass++) {
             List<ChangeRecord> back = new ArrayList<>();
@@ -73,6 +87,7 @@ class TransactionAssemblerSpillTest {
         }
         transaction.changes().close();
         assertEquals(List.of(), spillFiles());
+        assertEquals(0, spillArea.bytes(), "deleted files are no longer counted");
     }
 
     @Test
@@ -115,11 +130,12 @@ class TransactionAssemblerSpillTest {
         assembler.close();
 
         assertEquals(List.of(), spillFiles());
+        assertEquals(0, spillArea.bytes());
         assertEquals(0, assembler.bufferedTransactions());
     }
 
     private List<Path> spillFiles() throws IOException {
-        try (Stream<Path> files = Files.list(spillDirectory)) {
+        try (Stream<Path> files = Files.list(spillArea.directory())) {
             return files.toList();
         }
     }
