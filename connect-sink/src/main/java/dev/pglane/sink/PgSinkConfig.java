@@ -129,6 +129,15 @@ public final class PgSinkConfig extends AbstractConfig {
             + " is held.";
     static final String SPILL_DIRECTORY_DEFAULT = "";
 
+    public static final String SPILL_MAX_BYTES = "spill.max.bytes";
+    static final String SPILL_MAX_BYTES_DOC = "Disk for spilled transactions. Above it the task stops reading ahead:"
+            + " it pauses every partition that the next transaction in commit order does not wait for, until the"
+            + " spill files fall below half of it. That transaction's partitions keep flowing, so one larger than"
+            + " this still completes (with a warning) and the files may grow past the cap until it is applied."
+            + " Lower protects the disk, but a sink that is behind then reads its topics less in parallel and"
+            + " completes fewer transactions at a time; higher lets it hold more transactions waiting for records.";
+    static final long SPILL_MAX_BYTES_DEFAULT = 10_737_418_240L;
+
     public static final String PROGRESS_STORE = "progress.store";
     static final String PROGRESS_STORE_DOC = "Where each applied transaction records the source position, in the"
             + " same commit: table (progress.table) or replication_origin (as PostgreSQL's subscriber does; the"
@@ -239,6 +248,10 @@ public final class PgSinkConfig extends AbstractConfig {
                 : Path.of(configured);
     }
 
+    public long spillMaxBytes() {
+        return getLong(SPILL_MAX_BYTES);
+    }
+
     /** The progress store, from a parsed config or from the values of a validation. */
     public static ProgressStore progressStore(Function<String, Object> parsed) {
         return PROGRESS_STORES.parse((String) parsed.apply(PROGRESS_STORE));
@@ -315,6 +328,8 @@ public final class PgSinkConfig extends AbstractConfig {
                 .define(INT, BUFFER_MAX_TRANSACTIONS_DEFAULT, Range.atLeast(1), LOW, BUFFER_MAX_TRANSACTIONS_DOC);
         group.key(SPILL_DIRECTORY, "Spill directory", Width.LONG)
                 .define(STRING, SPILL_DIRECTORY_DEFAULT, null, LOW, SPILL_DIRECTORY_DOC);
+        group.key(SPILL_MAX_BYTES, "Spill disk (bytes)", Width.MEDIUM)
+                .define(LONG, SPILL_MAX_BYTES_DEFAULT, Range.atLeast(1L << 20), MEDIUM, SPILL_MAX_BYTES_DOC);
     }
 
     private static void defineProgress(ConfigGroup group) {

@@ -60,6 +60,8 @@ public final class PgSinkTask extends SinkTask {
     private PartitionFlow flow;
     /** This run's spill files, from start() to stop(): pipeline restarts keep them. */
     private SpillArea spillArea;
+    /** Whether the spill files are over spill.max.bytes, reported to the log and the metrics. */
+    private SpillCap spillCap;
     /** The partitions this task paused, for back-pressure or because they ran ahead. */
     private final Set<TopicPartition> paused = new HashSet<>();
 
@@ -81,6 +83,7 @@ public final class PgSinkTask extends SinkTask {
         flow = new PartitionFlow(PartitionFlow.limitFor(config.bufferMaxTransactions()), decoder::isMarkerTopic);
         groups = new TransactionGroups(config.applyGroupMaxTransactions(), GROUP_MAX_CHANGES);
         spillArea = openSpillArea();
+        spillCap = new SpillCap(config.spillMaxBytes(), metrics);
         log.info("pglane sink {} starting: {} apply workers", sinkName, config.applyWorkers());
     }
 
@@ -104,7 +107,7 @@ public final class PgSinkTask extends SinkTask {
         release();
         checkPipeline();
         applyPauses();
-        metrics.buffered(assembler.bufferedBytes(), assembler.bufferedTransactions());
+        metrics.buffered(assembler.bufferedBytes(), assembler.bufferedTransactions(), spillArea.bytes());
     }
 
     private void accept(SinkRecordDecoder.Decoded decoded) {
@@ -241,7 +244,7 @@ public final class PgSinkTask extends SinkTask {
         closeHeldState();
         durableSequence = 0;
         assembler = new TransactionAssembler(
-                new AssemblerSettings(config.bufferMaxBytes(), spillArea, this::isCounted),
+                new AssemblerSettings(config.bufferMaxBytes(), spillArea, config.spillMaxBytes(), this::isCounted),
                 pipeline.applied(),
                 metrics);
         if (restart) {
@@ -298,14 +301,16 @@ public final class PgSinkTask extends SinkTask {
 
     /**
      * Pauses every partition while the workers are behind, otherwise those that run ahead of what the
-     * next transaction waits for; resumes the rest.
+     * next transaction waits for (while the assembler holds many copies, or the spill files are over their
+     * cap); resumes the rest.
      */
     private void applyPauses() {
         boolean backpressured = backpressure.update(inFlight.size(), inFlightBytes + assembler.bufferedBytes());
+        boolean spillCapped = spillCap.update(spillArea.bytes());
         Set<TopicPartition> assignment = context.assignment();
         Set<TopicPartition> wanted = backpressured
                 ? assignment
-                : flow.ahead(assembler.bufferedTransactions(), assembler::awaited, assignment);
+                : flow.ahead(assembler.bufferedTransactions(), spillCapped, assembler::awaited, assignment);
         // a partition revoked meanwhile cannot be resumed; Connect pauses it again if it comes back
         TopicPartition[] resume = paused.stream()
                 .filter(partition -> !wanted.contains(partition) && assignment.contains(partition))

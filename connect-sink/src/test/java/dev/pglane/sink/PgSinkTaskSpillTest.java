@@ -14,13 +14,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,17 +35,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The task's spill files as Connect drives it against a real PostgreSQL target: the sweep of a killed
- * run's files at start, and a damaged file.
+ * The task's spill files as Connect drives it against a real PostgreSQL target: the cap on their bytes,
+ * the sweep of a killed run's files at start, and a damaged file.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class PgSinkTaskSpillTest {
     private static final TopicPartition MARKERS = ShopRecords.MARKERS;
     private static final TopicPartition LEDGER_0 = new TopicPartition(ShopRecords.topic("ledger"), 0);
     private static final TopicPartition LEDGER_1 = new TopicPartition(ShopRecords.topic("ledger"), 1);
-    private static final List<TopicPartition> ASSIGNMENT = List.of(MARKERS, LEDGER_0, LEDGER_1);
+    private static final TopicPartition NOTES_0 = new TopicPartition(ShopRecords.topic("notes"), 0);
+    private static final List<TopicPartition> ASSIGNMENT = List.of(MARKERS, LEDGER_0, LEDGER_1, NOTES_0);
     private static final long MIB = 1L << 20;
-    /** Rows per large transaction: about 3 MB of spill files each. */
+    /** Rows per large transaction: about 3 MB of spill files each, three times the cap of the first test. */
     private static final int ROWS = 5_000;
 
     private static final Duration DEADLINE = Duration.ofSeconds(120);
@@ -55,8 +61,78 @@ class PgSinkTaskSpillTest {
 
     @BeforeEach
     void cleanTarget() throws SQLException {
-        target.execute("DROP TABLE IF EXISTS public.ledger, public.pglane_progress");
+        target.execute("DROP TABLE IF EXISTS public.ledger, public.notes, public.pglane_progress");
         target.execute("CREATE TABLE public.ledger (id int PRIMARY KEY, note text)");
+        target.execute("CREATE TABLE public.notes (id int PRIMARY KEY, note text)");
+    }
+
+    @Test
+    void overTheCapOnlyWhatTheNextTransactionAwaitsFlowsAndOneLargerThanTheCapStillApplies() throws Exception {
+        // commit order: xid 901 on the ledger topic, then xid 902 on the notes topic; each spills past the cap
+        Map<TopicPartition, ArrayDeque<SinkRecord>> topics = new LinkedHashMap<>();
+        topics.put(
+                MARKERS,
+                new ArrayDeque<>(List.of(
+                        shop.marker(ShopRecords.start()),
+                        shop.marker(ShopRecords.end(901, 0x1000, Map.of("ledger", (long) ROWS))),
+                        shop.marker(ShopRecords.end(902, 0x2000, Map.of("notes", (long) ROWS))))));
+        topics.put(LEDGER_0, new ArrayDeque<>());
+        topics.put(LEDGER_1, new ArrayDeque<>());
+        topics.put(NOTES_0, new ArrayDeque<>());
+        for (int i = 1; i <= ROWS; i++) {
+            TopicPartition ledger = i % 2 == 0 ? LEDGER_0 : LEDGER_1;
+            topics.get(ledger).add(shop.insert(ledger, 901, i, i, note(i)));
+            topics.get(NOTES_0).add(shop.insert(NOTES_0, 902, i, i, note(-i)));
+        }
+        Metrics registry = new Metrics();
+        FakeSinkTaskContext context = new FakeSinkTaskContext(ASSIGNMENT);
+        context.metrics = new PluginMetricsImpl(registry, Map.of("connector", "capped", "task", "0"));
+        PgSinkTask task = startTask(
+                context,
+                "capped",
+                Map.of(
+                        PgSinkConfig.BUFFER_MAX_BYTES,
+                        Long.toString(MIB),
+                        PgSinkConfig.SPILL_MAX_BYTES,
+                        Long.toString(MIB)));
+        ConnectLoop connect = new ConnectLoop(task, context);
+        List<Set<TopicPartition>> pausesWhileTheLedgerLags = new ArrayList<>();
+        long mostOf901 = 0;
+        try {
+            long deadline = System.nanoTime() + DEADLINE.toNanos();
+            while (!applied(Lsn.valueOf(0x2000))) {
+                assertTrue(System.nanoTime() < deadline, "not applied in time; paused " + context.paused);
+                // Connect's consumer: up to 200 records of every partition that is not paused
+                List<SinkRecord> batch = new ArrayList<>();
+                topics.forEach((partition, records) -> {
+                    for (int n = 0; n < 200 && !records.isEmpty() && !context.paused.contains(partition); n++) {
+                        batch.add(records.poll());
+                    }
+                });
+                connect.deliver(batch);
+                if (!topics.get(LEDGER_0).isEmpty() || !topics.get(LEDGER_1).isEmpty()) {
+                    pausesWhileTheLedgerLags.add(Set.copyOf(context.paused));
+                }
+                mostOf901 = Math.max(mostOf901, spillBytes("xid901-"));
+            }
+            assertTrue(
+                    pausesWhileTheLedgerLags.contains(Set.of(MARKERS, NOTES_0)),
+                    "the cap paused what xid 901 does not wait for: " + pausesWhileTheLedgerLags);
+            assertTrue(
+                    pausesWhileTheLedgerLags.stream().noneMatch(p -> p.contains(LEDGER_0) || p.contains(LEDGER_1)),
+                    "what xid 901 waits for never paused: " + pausesWhileTheLedgerLags);
+            assertTrue(mostOf901 > MIB, "xid 901 alone exceeded the cap: " + mostOf901);
+            assertTrue(metric(registry, "spill-cap-pauses-total") >= 1);
+
+            awaitResumed(connect, context);
+            assertEquals(0, metric(registry, "spilled-bytes"));
+            assertEquals(List.of(), spillFiles(), "the applied transactions' files are deleted");
+        } finally {
+            task.stop();
+            registry.close();
+        }
+        assertRows(expectedRows(1), "public.ledger");
+        assertRows(expectedRows(-1), "public.notes");
     }
 
     @Test
@@ -189,6 +265,15 @@ class PgSinkTaskSpillTest {
         }
     }
 
+    /** Delivers nothing until the task resumed every partition (the workers freed the spill files). */
+    private static void awaitResumed(ConnectLoop connect, FakeSinkTaskContext context) {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        while (!context.paused.isEmpty()) {
+            assertTrue(System.nanoTime() < deadline, "still paused: " + context.paused);
+            connect.deliver(List.of());
+        }
+    }
+
     private static ConnectException awaitFailure(ConnectLoop connect) {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         while (System.nanoTime() < deadline) {
@@ -222,5 +307,23 @@ class PgSinkTaskSpillTest {
                     .sorted()
                     .toList();
         }
+    }
+
+    private long spillBytes(String prefix) throws IOException {
+        long bytes = 0;
+        for (Path file : spillFiles()) {
+            if (file.getFileName().toString().startsWith(prefix) && Files.exists(file)) {
+                bytes += Files.size(file);
+            }
+        }
+        return bytes;
+    }
+
+    private static long metric(Metrics registry, String name) {
+        return registry.metrics().entrySet().stream()
+                .filter(entry -> entry.getKey().name().equals(name))
+                .map(entry -> ((Number) entry.getValue().metricValue()).longValue())
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no metric " + name));
     }
 }

@@ -104,6 +104,9 @@ public final class TransactionAssembler implements AutoCloseable {
             throw spillFailure(copy, e);
         }
         bufferedBytes += copy.memoryBytes() - before;
+        if (copy.spilled()) {
+            reportOverCap(copy);
+        }
         enforceLimit();
     }
 
@@ -363,6 +366,14 @@ public final class TransactionAssembler implements AutoCloseable {
             } catch (IOException | UncheckedIOException e) {
                 throw spillFailure(copy, e);
             }
+            reportOverCap(copy);
+        }
+    }
+
+    private void reportOverCap(HeldCopy copy) {
+        long cap = settings.spillMaxBytes();
+        if (copy.firstOverCap(cap)) {
+            listener.spilledOverCap(copy.key().xid(), copy.key().generation(), copy.spilledBytes(), cap);
         }
     }
 

@@ -62,7 +62,9 @@ class TransactionAssemblerPropertyTest {
         List<SimulatedSource.Applied> released = new ArrayList<>();
         try (SpillArea spillArea = SpillArea.open(spillDirectory, "property-test");
                 TransactionAssembler assembler = new TransactionAssembler(
-                        new AssemblerSettings(maxBytes, spillArea, topic -> true), AppliedPosition.NONE, listener)) {
+                        new AssemblerSettings(maxBytes, spillArea, Long.MAX_VALUE, topic -> true),
+                        AppliedPosition.NONE,
+                        listener)) {
             for (SimulatedSource.Item item : deliveries) {
                 if (item.change() != null) {
                     assembler.addChange(item.change());

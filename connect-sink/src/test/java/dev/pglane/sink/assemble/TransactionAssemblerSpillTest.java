@@ -29,11 +29,14 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class TransactionAssemblerSpillTest {
     private static final long ONE_MIB = 1L << 20;
+    /** spill.max.bytes: the 100,000-record transaction (about 27 MB on disk) exceeds it, the others do not. */
+    private static final long CAP = 16 * ONE_MIB;
 
     @TempDir
     Path spillDirectory;
 
     private final Map<Long, Long> spilledBytes = new HashMap<>();
+    private final List<String> overCap = new ArrayList<>();
     private SpillArea spillArea;
 
     @BeforeEach
@@ -55,9 +58,15 @@ class TransactionAssemblerSpillTest {
 
             @Override
             public void dropped(String reason, long records) {}
+
+            @Override
+            public void spilledOverCap(long xid, long generation, long bytes, long maxBytes) {
+                overCap.add("xid " + xid + " generation " + generation + " over " + maxBytes);
+                assertTrue(bytes > maxBytes, bytes + " > " + maxBytes);
+            }
         };
         return new TransactionAssembler(
-                new AssemblerSettings(ONE_MIB, spillArea, topic -> true), AppliedPosition.NONE, listener);
+                new AssemblerSettings(ONE_MIB, spillArea, CAP, topic -> true), AppliedPosition.NONE, listener);
     }
 
     @Test
@@ -78,7 +87,8 @@ class TransactionAssemblerSpillTest {
 
         assertTrue(transaction.changes().spilled());
         assertTrue(spilledBytes.get(7L) > 0);
-        assertTrue(spillArea.bytes() > 0, "the area counts the files' bytes");
+        assertEquals(List.of("xid 7 generation 1 over " + CAP), overCap, "reported once, when it passed");
+        assertTrue(spillArea.bytes() > CAP, "the area counts the files' bytes: " + spillArea.bytes());
         assertEquals(100_000, transaction.changes().count());
         for (int pass = 0; pass < 2; pass++) {
             List<ChangeRecord> back = new ArrayList<>();
@@ -118,6 +128,7 @@ class TransactionAssemblerSpillTest {
                 .map(record -> record.event().transaction().totalOrder())
                 .toList();
         assertEquals(expected, Changes.orders(transaction));
+        assertEquals(List.of(), overCap, "under the cap");
         transaction.changes().close();
     }
 

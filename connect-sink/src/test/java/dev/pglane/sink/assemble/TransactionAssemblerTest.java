@@ -70,7 +70,7 @@ class TransactionAssemblerTest {
             }
         };
         return new TransactionAssembler(
-                new AssemblerSettings(1L << 30, spillArea, topic -> !topic.equals(Changes.MESSAGES)),
+                new AssemblerSettings(1L << 30, spillArea, Long.MAX_VALUE, topic -> !topic.equals(Changes.MESSAGES)),
                 applied,
                 listener);
     }
@@ -151,7 +151,7 @@ class TransactionAssemblerTest {
     void messagesCountAndStayInTheTransaction() {
         TopicPartition messages = new TopicPartition(Changes.MESSAGES, 0);
         TransactionAssembler countingMessages = new TransactionAssembler(
-                new AssemblerSettings(1L << 30, spillArea, topic -> true),
+                new AssemblerSettings(1L << 30, spillArea, Long.MAX_VALUE, topic -> true),
                 AppliedPosition.NONE,
                 AssemblerListener.NONE);
         List<ChangeRecord> records = List.of(insert(9, 1, 1, orders(1), 1), Changes.message(9, 1, 2, messages, 8));
