@@ -16,7 +16,8 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Once the assembler holds more than {@code limit} copies, every assigned partition the next
  * transaction in commit order does not wait for is paused, until the assembler holds fewer than half as
- * many. The awaited partitions always keep flowing, so the head of the commit order can always complete.
+ * many; the same partitions pause while the spill files are over spill.max.bytes ({@link SpillCap}). The
+ * awaited partitions always keep flowing, so the head of the commit order can always complete.
  */
 final class PartitionFlow {
     private final int limit;
@@ -37,18 +38,21 @@ final class PartitionFlow {
     }
 
     /**
-     * The partitions to pause because they are ahead; none while the assembler holds few copies.
+     * The partitions to pause because they are ahead; none while the assembler holds few copies and the
+     * spill files are under their cap.
      *
      * @param heldCopies copies the assembler holds
+     * @param spillCapped whether the spill files reached spill.max.bytes
      * @param awaited what the next transaction waits for, asked only when needed
      */
-    Set<TopicPartition> ahead(int heldCopies, Supplier<Awaited> awaited, Set<TopicPartition> assignment) {
+    Set<TopicPartition> ahead(
+            int heldCopies, boolean spillCapped, Supplier<Awaited> awaited, Set<TopicPartition> assignment) {
         if (heldCopies > limit) {
             skewed = true;
         } else if (heldCopies < limit / 2) {
             skewed = false;
         }
-        if (!skewed) {
+        if (!skewed && !spillCapped) {
             return Set.of();
         }
         Awaited next = awaited.get();

@@ -140,9 +140,21 @@ public final class PgSinkConfig extends AbstractConfig {
     static final int BUFFER_MAX_TRANSACTIONS_DEFAULT = 10_000;
 
     public static final String SPILL_DIRECTORY = "spill.directory";
-    static final String SPILL_DIRECTORY_DOC =
-            "Where large transactions spill to. Empty: <java.io.tmpdir>/pglane-spill/<connector name>.";
+    static final String SPILL_DIRECTORY_DOC = "Where large transactions spill to. Empty: <java.io.tmpdir>/pglane-spill."
+            + " Each connector keeps its files in a subdirectory named after it, one run directory per task start"
+            + " with a lock file beside it, so connectors may share this directory. A starting task deletes the"
+            + " runs of its connector that no live process holds (what a crashed run left), never a run whose lock"
+            + " is held.";
     static final String SPILL_DIRECTORY_DEFAULT = "";
+
+    public static final String SPILL_MAX_BYTES = "spill.max.bytes";
+    static final String SPILL_MAX_BYTES_DOC = "Disk for spilled transactions. Above it the task stops reading ahead:"
+            + " it pauses every partition that the next transaction in commit order does not wait for, until the"
+            + " spill files fall below half of it. That transaction's partitions keep flowing, so one larger than"
+            + " this still completes (with a warning) and the files may grow past the cap until it is applied."
+            + " Lower protects the disk, but a sink that is behind then reads its topics less in parallel and"
+            + " completes fewer transactions at a time; higher lets it hold more transactions waiting for records.";
+    static final long SPILL_MAX_BYTES_DEFAULT = 10_737_418_240L;
 
     public static final String PROGRESS_STORE = "progress.store";
     static final String PROGRESS_STORE_DOC = "Where each applied transaction records the source position, in the"
@@ -267,14 +279,19 @@ public final class PgSinkConfig extends AbstractConfig {
         return getInt(BUFFER_MAX_TRANSACTIONS);
     }
 
-    /** The spill directory, with the default resolved per connector so two sinks never share one. */
+    /**
+     * The spill directory, shared by connectors: each keeps its files in a subdirectory of its own
+     * ({@link dev.pglane.sink.assemble.SpillArea}).
+     */
     public Path spillDirectory() {
         String configured = getString(SPILL_DIRECTORY);
-        if (!configured.isEmpty()) {
-            return Path.of(configured);
-        }
-        Object name = originals().getOrDefault("name", "pglane-sink");
-        return Path.of(System.getProperty("java.io.tmpdir"), "pglane-spill", name.toString());
+        return configured.isEmpty()
+                ? Path.of(System.getProperty("java.io.tmpdir"), "pglane-spill")
+                : Path.of(configured);
+    }
+
+    public long spillMaxBytes() {
+        return getLong(SPILL_MAX_BYTES);
     }
 
     /** The progress store, from a parsed config or from the values of a validation. */
@@ -362,6 +379,8 @@ public final class PgSinkConfig extends AbstractConfig {
                 .define(INT, BUFFER_MAX_TRANSACTIONS_DEFAULT, Range.atLeast(1), LOW, BUFFER_MAX_TRANSACTIONS_DOC);
         group.key(SPILL_DIRECTORY, "Spill directory", Width.LONG)
                 .define(STRING, SPILL_DIRECTORY_DEFAULT, null, LOW, SPILL_DIRECTORY_DOC);
+        group.key(SPILL_MAX_BYTES, "Spill disk (bytes)", Width.MEDIUM)
+                .define(LONG, SPILL_MAX_BYTES_DEFAULT, Range.atLeast(1L << 20), MEDIUM, SPILL_MAX_BYTES_DOC);
     }
 
     private static void defineProgress(ConfigGroup group) {

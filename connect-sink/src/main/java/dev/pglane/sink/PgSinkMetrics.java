@@ -7,6 +7,7 @@ import dev.pglane.sink.assemble.AssemblerListener;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.progress.AppliedPosition;
 import dev.pglane.sink.schedule.ApplyListener;
+import dev.pglane.wire.Xid;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,12 +29,14 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code buffered-bytes}, {@code buffered-transactions}: held by the assembler; {@code paused}: 1
  *       while the task paused all its partitions for back-pressure; {@code paused-partitions}: partitions
  *       paused, also those paused because they ran ahead of the others;
+ *   <li>{@code spilled-bytes}: the spill files on disk; {@code spill-cap-pauses-total}: times they reached
+ *       spill.max.bytes, which pauses the partitions the next transaction does not wait for;
  *   <li>{@code spills-total}, {@code retries-total}, {@code deadlocks-resolved-total},
  *       {@code errant-records-total}, {@code dropped-records-total};
  *   <li>{@code conflicts-total} (tag {@code kind}: insert_exists, update_missing, delete_missing).
  * </ul>
  */
-public final class PgSinkMetrics implements ApplyListener, AssemblerListener, ConflictListener {
+public final class PgSinkMetrics implements ApplyListener, AssemblerListener, ConflictListener, SpillCap.Listener {
     private static final Logger log = LoggerFactory.getLogger(PgSinkMetrics.class);
     private static final String[] CONFLICT_KINDS = {"insert_exists", "update_missing", "delete_missing"};
 
@@ -47,10 +50,12 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     private final AtomicLong bufferedTransactions = new AtomicLong();
     private final AtomicLong paused = new AtomicLong();
     private final AtomicLong pausedPartitions = new AtomicLong();
+    private final AtomicLong spilledBytes = new AtomicLong();
     private final Map<String, LongAdder> conflicts = new ConcurrentHashMap<>();
     private final RateMeter transactions;
     private final RateMeter rows;
     private final LongAdder spills;
+    private final LongAdder spillCapPauses;
     private final LongAdder retries;
     private final LongAdder deadlocks;
     private final LongAdder errantRecords;
@@ -63,6 +68,10 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
         transactions = metrics.rate("transactions-rate", "Transactions applied per second");
         rows = metrics.rate("rows-rate", "Rows applied per second");
         spills = metrics.total("spills-total", "Transactions spilled to disk because they exceeded the buffer");
+        spillCapPauses = metrics.total(
+                "spill-cap-pauses-total",
+                "Times the spill files reached spill.max.bytes and the task paused the partitions the next"
+                        + " transaction does not wait for");
         retries = metrics.total("retries-total", "Transactions rolled back and applied again");
         deadlocks = metrics.total(
                 "deadlocks-resolved-total", "Commit-order deadlocks resolved by re-running the later transaction");
@@ -82,6 +91,7 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
         metrics.gauge("waiting-turn", "Applied transactions waiting for their commit turn", waitingTurn::get);
         metrics.gauge("buffered-bytes", "Bytes of change records held in memory by the assembler", bufferedBytes::get);
         metrics.gauge("buffered-transactions", "Transactions held by the assembler", bufferedTransactions::get);
+        metrics.gauge("spilled-bytes", "Bytes of spill files on disk", spilledBytes::get);
         metrics.gauge("paused", "1 while the task paused all its partitions for back-pressure", paused::get);
         metrics.gauge(
                 "paused-partitions",
@@ -124,9 +134,10 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
         appliedCommitMs.set(position.commitTsUs() / 1000L);
     }
 
-    void buffered(long bytes, int transactionCount) {
+    void buffered(long bytes, int transactionCount, long spilled) {
         bufferedBytes.set(bytes);
         bufferedTransactions.set(transactionCount);
+        spilledBytes.set(spilled);
     }
 
     void paused(boolean all, int partitions) {
@@ -169,6 +180,43 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     public void spilled(long xid, long bytes) {
         log.debug("Transaction xid {} exceeds the buffer; spilled {} bytes to disk", xid, bytes);
         spills.increment();
+    }
+
+    @Override
+    public void spilledOverCap(long xid, long generation, long bytes, long maxBytes) {
+        log.warn(
+                "Transaction xid {} (generation {}) alone holds {} bytes of spill files, more than spill.max.bytes"
+                        + " ({}); it still completes, since the partitions the next transaction in commit order"
+                        + " waits for always flow, and the spill files stay over the cap until it is applied",
+                Xid.format(xid),
+                generation,
+                bytes,
+                maxBytes);
+    }
+
+    @Override
+    public void spillCapReached(long bytes, long maxBytes, boolean warn, int unwarned) {
+        spillCapPauses.increment();
+        if (warn) {
+            log.warn(
+                    "Spill files hold {} bytes, more than spill.max.bytes ({}): pausing the partitions the next"
+                            + " transaction in commit order does not wait for until they fall below {}{}",
+                    bytes,
+                    maxBytes,
+                    maxBytes / 2,
+                    unwarned > 0 ? " (reached " + unwarned + " more times since the last warning)" : "");
+        } else {
+            log.debug("Spill files hold {} bytes, more than spill.max.bytes ({}) again", bytes, maxBytes);
+        }
+    }
+
+    @Override
+    public void spillCapCleared(long bytes, long maxBytes, boolean warned) {
+        if (warned) {
+            log.info("Spill files are down to {} bytes, under half of spill.max.bytes ({}): resuming", bytes, maxBytes);
+        } else {
+            log.debug("Spill files are down to {} bytes: resuming", bytes);
+        }
     }
 
     @Override

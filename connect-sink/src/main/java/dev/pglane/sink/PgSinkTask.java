@@ -4,6 +4,7 @@ import dev.pglane.connect.database.SqlStateClass;
 import dev.pglane.sink.admit.RecordAdmission;
 import dev.pglane.sink.assemble.AssemblerSettings;
 import dev.pglane.sink.assemble.SourceTransaction;
+import dev.pglane.sink.assemble.SpillArea;
 import dev.pglane.sink.assemble.TransactionAssembler;
 import dev.pglane.sink.assemble.TransactionGroups;
 import dev.pglane.sink.progress.OffsetLedger;
@@ -11,6 +12,7 @@ import dev.pglane.sink.progress.SourceIdentityCheck;
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.marker.Marker;
+import java.io.IOException;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -60,6 +62,10 @@ public final class PgSinkTask extends SinkTask {
     private long durableSequence;
     private Backpressure backpressure;
     private PartitionFlow flow;
+    /** This run's spill files, from start() to stop(): pipeline restarts keep them. */
+    private SpillArea spillArea;
+    /** Whether the spill files are over spill.max.bytes, reported to the log and the metrics. */
+    private SpillCap spillCap;
     /** The partitions this task paused, for back-pressure or because they ran ahead. */
     private final Set<TopicPartition> paused = new HashSet<>();
 
@@ -82,6 +88,8 @@ public final class PgSinkTask extends SinkTask {
         flow = new PartitionFlow(PartitionFlow.limitFor(config.bufferMaxTransactions()), decoder::isMarkerTopic);
         groups = new TransactionGroups(config.applyGroupMaxTransactions(), GROUP_MAX_CHANGES);
         identity = new SourceIdentityCheck(config.sourceTopicPrefix());
+        spillArea = openSpillArea();
+        spillCap = new SpillCap(config.spillMaxBytes(), metrics);
         log.info("pglane sink {} starting: {} apply workers", sinkName, config.applyWorkers());
     }
 
@@ -92,6 +100,14 @@ public final class PgSinkTask extends SinkTask {
                 new TableMapping(config.tableNameFormat()),
                 config.progressStore() == ProgressStore.TABLE ? config.progressTable() : null,
                 config.autoCreate() || config.autoEvolve());
+    }
+
+    private SpillArea openSpillArea() {
+        try {
+            return SpillArea.open(config.spillDirectory(), sinkName);
+        } catch (IOException e) {
+            throw new ConnectException("Cannot prepare the spill directory " + config.spillDirectory() + ": " + e, e);
+        }
     }
 
     @Override
@@ -106,7 +122,7 @@ public final class PgSinkTask extends SinkTask {
         release();
         checkPipeline();
         applyPauses();
-        metrics.buffered(assembler.bufferedBytes(), assembler.bufferedTransactions());
+        metrics.buffered(assembler.bufferedBytes(), assembler.bufferedTransactions(), spillArea.bytes());
     }
 
     private void accept(SinkRecordDecoder.Decoded decoded) {
@@ -247,7 +263,7 @@ public final class PgSinkTask extends SinkTask {
         closeHeldState();
         durableSequence = 0;
         assembler = new TransactionAssembler(
-                new AssemblerSettings(config.bufferMaxBytes(), config.spillDirectory(), this::isCounted),
+                new AssemblerSettings(config.bufferMaxBytes(), spillArea, config.spillMaxBytes(), this::isCounted),
                 pipeline.applied(),
                 metrics);
         if (restart) {
@@ -304,14 +320,16 @@ public final class PgSinkTask extends SinkTask {
 
     /**
      * Pauses every partition while the workers are behind, otherwise those that run ahead of what the
-     * next transaction waits for; resumes the rest.
+     * next transaction waits for (while the assembler holds many copies, or the spill files are over their
+     * cap); resumes the rest.
      */
     private void applyPauses() {
         boolean backpressured = backpressure.update(inFlight.size(), inFlightBytes + assembler.bufferedBytes());
+        boolean spillCapped = spillCap.update(spillArea.bytes());
         Set<TopicPartition> assignment = context.assignment();
         Set<TopicPartition> wanted = backpressured
                 ? assignment
-                : flow.ahead(assembler.bufferedTransactions(), assembler::awaited, assignment);
+                : flow.ahead(assembler.bufferedTransactions(), spillCapped, assembler::awaited, assignment);
         // a partition revoked meanwhile cannot be resumed; Connect pauses it again if it comes back
         TopicPartition[] resume = paused.stream()
                 .filter(partition -> !wanted.contains(partition) && assignment.contains(partition))
@@ -364,6 +382,9 @@ public final class PgSinkTask extends SinkTask {
         discardPipeline();
         closeHeldState();
         assembler = null;
+        if (spillArea != null) {
+            spillArea.close();
+        }
         log.info("pglane sink {} stopped", sinkName);
     }
 }

@@ -16,6 +16,7 @@ final class FakeSinkTaskContext implements SinkTaskContext {
     final Set<TopicPartition> paused = new HashSet<>();
     final Map<TopicPartition, Long> rewinds = new HashMap<>();
     ErrantRecordReporter reporter;
+    PluginMetrics metrics;
     long timeoutMs = -1;
 
     FakeSinkTaskContext(List<TopicPartition> partitions) {
@@ -67,6 +68,6 @@ final class FakeSinkTaskContext implements SinkTaskContext {
 
     @Override
     public PluginMetrics pluginMetrics() {
-        return null;
+        return metrics;
     }
 }

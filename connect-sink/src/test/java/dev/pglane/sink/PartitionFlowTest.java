@@ -21,32 +21,40 @@ class PartitionFlowTest {
 
     @Test
     void pausesNothingWhileTheAssemblerHoldsFewCopies() {
-        assertEquals(Set.of(), flow.ahead(100, NOT_ASKED, ASSIGNMENT));
+        assertEquals(Set.of(), flow.ahead(100, false, NOT_ASKED, ASSIGNMENT));
     }
 
     @Test
     void recordsAheadOfTheirEndsPauseEveryTableTopicButTheMarkers() {
-        assertEquals(Set.of(ORDERS_0, ORDERS_1, ITEMS), flow.ahead(101, () -> Awaited.END, ASSIGNMENT));
+        assertEquals(Set.of(ORDERS_0, ORDERS_1, ITEMS), flow.ahead(101, false, () -> Awaited.END, ASSIGNMENT));
     }
 
     @Test
     void endsAheadOfTheirRecordsPauseTheMarkersAndTheTopicsNotAwaited() {
         Awaited orders = new Awaited(false, Set.of(ORDERS_0.topic()));
-        assertEquals(Set.of(MARKERS, ITEMS), flow.ahead(101, () -> orders, ASSIGNMENT));
+        assertEquals(Set.of(MARKERS, ITEMS), flow.ahead(101, false, () -> orders, ASSIGNMENT));
     }
 
     @Test
     void markersKeepFlowingWhileALaterRunMaySendTheHeadAgain() {
         Awaited ordersOrResend = new Awaited(true, Set.of(ORDERS_0.topic()));
-        assertEquals(Set.of(ITEMS), flow.ahead(101, () -> ordersOrResend, ASSIGNMENT));
+        assertEquals(Set.of(ITEMS), flow.ahead(101, false, () -> ordersOrResend, ASSIGNMENT));
     }
 
     @Test
     void resumesOnlyBelowHalfTheLimit() {
-        flow.ahead(101, () -> Awaited.END, ASSIGNMENT);
-        assertEquals(Set.of(ORDERS_0, ORDERS_1, ITEMS), flow.ahead(50, () -> Awaited.END, ASSIGNMENT));
-        assertEquals(Set.of(), flow.ahead(49, NOT_ASKED, ASSIGNMENT));
-        assertEquals(Set.of(), flow.ahead(100, NOT_ASKED, ASSIGNMENT));
+        flow.ahead(101, false, () -> Awaited.END, ASSIGNMENT);
+        assertEquals(Set.of(ORDERS_0, ORDERS_1, ITEMS), flow.ahead(50, false, () -> Awaited.END, ASSIGNMENT));
+        assertEquals(Set.of(), flow.ahead(49, false, NOT_ASKED, ASSIGNMENT));
+        assertEquals(Set.of(), flow.ahead(100, false, NOT_ASKED, ASSIGNMENT));
+    }
+
+    @Test
+    void spillFilesOverTheirCapPauseWhatIsNotAwaitedAlsoWithFewCopies() {
+        Awaited orders = new Awaited(false, Set.of(ORDERS_0.topic()));
+        assertEquals(Set.of(MARKERS, ITEMS), flow.ahead(2, true, () -> orders, ASSIGNMENT));
+        assertEquals(Set.of(ORDERS_0, ORDERS_1, ITEMS), flow.ahead(2, true, () -> Awaited.END, ASSIGNMENT));
+        assertEquals(Set.of(), flow.ahead(2, false, NOT_ASKED, ASSIGNMENT), "under the cap again");
     }
 
     @Test

@@ -19,6 +19,12 @@ public interface AssemblerListener {
     void dropped(String reason, long records);
 
     /**
+     * The spill files of one copy alone hold more than {@code maxBytes} (spill.max.bytes): reported once per
+     * copy. The sink lets it complete anyway, since nothing after it in commit order can apply first.
+     */
+    default void spilledOverCap(long xid, long generation, long bytes, long maxBytes) {}
+
+    /**
      * The copy of {@code xid} from generation {@code lostGeneration} had its END but lost records with its
      * run; the copy the next run sent, of {@code resentGeneration}, is applied in its place.
      */

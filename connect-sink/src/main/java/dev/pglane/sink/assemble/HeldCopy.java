@@ -28,6 +28,7 @@ final class HeldCopy {
     private final List<ChangeRecord> memory = new ArrayList<>();
     private long memoryBytes;
     private SpillFiles spill;
+    private boolean reportedOverCap;
     private long count;
     private long sizeBytes;
     private final SeenOrders seen = new SeenOrders();
@@ -161,6 +162,19 @@ final class HeldCopy {
 
     boolean spilled() {
         return spill != null;
+    }
+
+    /** True the first time this copy's spill files hold more than {@code maxBytes}, false before and after. */
+    boolean firstOverCap(long maxBytes) {
+        if (reportedOverCap || spill == null || spill.bytes() <= maxBytes) {
+            return false;
+        }
+        reportedOverCap = true;
+        return true;
+    }
+
+    long spilledBytes() {
+        return spill == null ? 0 : spill.bytes();
     }
 
     /**

@@ -7,14 +7,14 @@ import java.util.Set;
 /**
  * The records of a released copy that lives in spill files: every iteration reads the files again
  * in {@code total_order}, leaving out the records of aborted subtransactions (which were written
- * before their ABORT arrived). {@link #close()} deletes the files.
+ * before their ABORT arrived). {@link #close()} deletes the files; iterating after it, also from a worker
+ * that was still reading, fails ({@link SpillFiles} guards what the threads share).
  */
 final class SpilledChanges implements TransactionChanges {
     private final SpillFiles files;
     private final Set<Long> cancelledSubxids;
     private final long count;
     private final long sizeBytes;
-    private boolean closed;
 
     SpilledChanges(SpillFiles files, Set<Long> cancelledSubxids, long count, long sizeBytes) {
         this.files = files;
@@ -26,9 +26,6 @@ final class SpilledChanges implements TransactionChanges {
 
     @Override
     public Iterator<ChangeRecord> iterator() {
-        if (closed) {
-            throw new IllegalStateException("the changes were closed and their spill files deleted");
-        }
         return files.read(record ->
                 !cancelledSubxids.contains(record.event().transaction().subxid()));
     }
@@ -50,7 +47,6 @@ final class SpilledChanges implements TransactionChanges {
 
     @Override
     public void close() {
-        closed = true;
         files.delete();
     }
 }

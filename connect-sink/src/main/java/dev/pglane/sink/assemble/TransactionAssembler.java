@@ -104,6 +104,9 @@ public final class TransactionAssembler implements AutoCloseable {
             throw spillFailure(copy, e);
         }
         bufferedBytes += copy.memoryBytes() - before;
+        if (copy.spilled()) {
+            reportOverCap(copy);
+        }
         enforceLimit();
     }
 
@@ -356,14 +359,21 @@ public final class TransactionAssembler implements AutoCloseable {
         Iterator<HeldCopy> next = largest.iterator();
         while (bufferedBytes > settings.maxBytes() && next.hasNext()) {
             HeldCopy copy = next.next();
-            String prefix = "pglane-xid" + copy.key().xid() + "-g" + copy.key().generation() + "-";
             try {
-                long freed = copy.spill(new SpillFiles(settings.spillDirectory(), prefix, new SpillFormat(envelopes)));
+                long freed = copy.spill(new SpillFiles(settings.spillArea(), copy.key(), new SpillFormat(envelopes)));
                 bufferedBytes -= freed;
                 listener.spilled(copy.key().xid(), freed);
             } catch (IOException | UncheckedIOException e) {
                 throw spillFailure(copy, e);
             }
+            reportOverCap(copy);
+        }
+    }
+
+    private void reportOverCap(HeldCopy copy) {
+        long cap = settings.spillMaxBytes();
+        if (copy.firstOverCap(cap)) {
+            listener.spilledOverCap(copy.key().xid(), copy.key().generation(), copy.spilledBytes(), cap);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.sink.progress.AppliedPosition;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,7 +43,7 @@ class TransactionAssemblerPropertyTest {
 
     @ParameterizedTest(name = "buffer of {0} bytes")
     @ValueSource(longs = {1L << 30, 2_000})
-    void releasesWhatTheReferenceAppliesInEveryInterleaving(long maxBytes) {
+    void releasesWhatTheReferenceAppliesInEveryInterleaving(long maxBytes) throws IOException {
         for (long seed = 1; seed <= 200; seed++) {
             SimulatedSource source = new SimulatedSource(seed);
             List<SimulatedSource.Item> deliveries = SimulatedSource.deliveries(source.streams(), new Random(seed * 31));
@@ -56,10 +57,14 @@ class TransactionAssemblerPropertyTest {
         assertEquals(maxBytes < 10_000, spilled > 0);
     }
 
-    private List<SimulatedSource.Applied> run(List<SimulatedSource.Item> deliveries, long maxBytes, long seed) {
+    private List<SimulatedSource.Applied> run(List<SimulatedSource.Item> deliveries, long maxBytes, long seed)
+            throws IOException {
         List<SimulatedSource.Applied> released = new ArrayList<>();
-        try (TransactionAssembler assembler = new TransactionAssembler(
-                new AssemblerSettings(maxBytes, spillDirectory, topic -> true), AppliedPosition.NONE, listener)) {
+        try (SpillArea spillArea = SpillArea.open(spillDirectory, "property-test");
+                TransactionAssembler assembler = new TransactionAssembler(
+                        new AssemblerSettings(maxBytes, spillArea, Long.MAX_VALUE, topic -> true),
+                        AppliedPosition.NONE,
+                        listener)) {
             for (SimulatedSource.Item item : deliveries) {
                 if (item.change() != null) {
                     assembler.addChange(item.change());

@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,11 +29,25 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class TransactionAssemblerSpillTest {
     private static final long ONE_MIB = 1L << 20;
+    /** spill.max.bytes: the 100,000-record transaction (about 27 MB on disk) exceeds it, the others do not. */
+    private static final long CAP = 16 * ONE_MIB;
 
     @TempDir
     Path spillDirectory;
 
     private final Map<Long, Long> spilledBytes = new HashMap<>();
+    private final List<String> overCap = new ArrayList<>();
+    private SpillArea spillArea;
+
+    @BeforeEach
+    void openSpillArea() throws IOException {
+        spillArea = SpillArea.open(spillDirectory, "spill-test");
+    }
+
+    @AfterEach
+    void closeSpillArea() {
+        spillArea.close();
+    }
 
     private TransactionAssembler assembler() {
         AssemblerListener listener = new AssemblerListener() {
@@ -42,9 +58,15 @@ class TransactionAssemblerSpillTest {
 
             @Override
             public void dropped(String reason, long records) {}
+
+            @Override
+            public void spilledOverCap(long xid, long generation, long bytes, long maxBytes) {
+                overCap.add("xid " + xid + " generation " + generation + " over " + maxBytes);
+                assertTrue(bytes > maxBytes, bytes + " > " + maxBytes);
+            }
         };
         return new TransactionAssembler(
-                new AssemblerSettings(ONE_MIB, spillDirectory, topic -> true), AppliedPosition.NONE, listener);
+                new AssemblerSettings(ONE_MIB, spillArea, CAP, topic -> true), AppliedPosition.NONE, listener);
     }
 
     @Test
@@ -65,6 +87,8 @@ class TransactionAssemblerSpillTest {
 
         assertTrue(transaction.changes().spilled());
         assertTrue(spilledBytes.get(7L) > 0);
+        assertEquals(List.of("xid 7 generation 1 over " + CAP), overCap, "reported once, when it passed");
+        assertTrue(spillArea.bytes() > CAP, "the area counts the files' bytes: " + spillArea.bytes());
         assertEquals(100_000, transaction.changes().count());
         for (int pass = 0; pass < 2; pass++) {
             List<ChangeRecord> back = new ArrayList<>();
@@ -73,6 +97,7 @@ class TransactionAssemblerSpillTest {
         }
         transaction.changes().close();
         assertEquals(List.of(), spillFiles());
+        assertEquals(0, spillArea.bytes(), "deleted files are no longer counted");
     }
 
     @Test
@@ -103,6 +128,7 @@ class TransactionAssemblerSpillTest {
                 .map(record -> record.event().transaction().totalOrder())
                 .toList();
         assertEquals(expected, Changes.orders(transaction));
+        assertEquals(List.of(), overCap, "under the cap");
         transaction.changes().close();
     }
 
@@ -115,11 +141,12 @@ class TransactionAssemblerSpillTest {
         assembler.close();
 
         assertEquals(List.of(), spillFiles());
+        assertEquals(0, spillArea.bytes());
         assertEquals(0, assembler.bufferedTransactions());
     }
 
     private List<Path> spillFiles() throws IOException {
-        try (Stream<Path> files = Files.list(spillDirectory)) {
+        try (Stream<Path> files = Files.list(spillArea.directory())) {
             return files.toList();
         }
     }

@@ -17,6 +17,7 @@ import dev.pglane.wire.Lsn;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.envelope.LogicalMessage;
 import dev.pglane.wire.envelope.Op;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,11 +40,18 @@ class TransactionAssemblerTest {
 
     private final Map<String, Long> dropped = new HashMap<>();
     private final List<String> resentCopies = new ArrayList<>();
+    private SpillArea spillArea;
     private TransactionAssembler assembler;
 
     @BeforeEach
-    void setUp() {
+    void setUp() throws IOException {
+        spillArea = SpillArea.open(spillDirectory, "assembler-test");
         assembler = assembler(AppliedPosition.NONE);
+    }
+
+    @AfterEach
+    void closeSpillArea() {
+        spillArea.close();
     }
 
     private TransactionAssembler assembler(AppliedPosition applied) {
@@ -61,7 +70,7 @@ class TransactionAssemblerTest {
             }
         };
         return new TransactionAssembler(
-                new AssemblerSettings(1L << 30, spillDirectory, topic -> !topic.equals(Changes.MESSAGES)),
+                new AssemblerSettings(1L << 30, spillArea, Long.MAX_VALUE, topic -> !topic.equals(Changes.MESSAGES)),
                 applied,
                 listener);
     }
@@ -142,7 +151,7 @@ class TransactionAssemblerTest {
     void messagesCountAndStayInTheTransaction() {
         TopicPartition messages = new TopicPartition(Changes.MESSAGES, 0);
         TransactionAssembler countingMessages = new TransactionAssembler(
-                new AssemblerSettings(1L << 30, spillDirectory, topic -> true),
+                new AssemblerSettings(1L << 30, spillArea, Long.MAX_VALUE, topic -> true),
                 AppliedPosition.NONE,
                 AssemblerListener.NONE);
         List<ChangeRecord> records = List.of(insert(9, 1, 1, orders(1), 1), Changes.message(9, 1, 2, messages, 8));
