@@ -65,8 +65,9 @@ final class ApplyWorker implements Runnable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            // not the applier's (attempt() handles those): a bug here must not leave the task waiting forever
+        } catch (Throwable e) {
+            // an Error anywhere, or a bug outside the applier's calls: a worker that died quietly would leave the
+            // task RUNNING with nothing ever committing again
             sequence.fail(new ConnectException(Thread.currentThread().getName() + " failed: " + e, e));
         } finally {
             status = WorkerStatus.IDLE;

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,39 +53,48 @@ final class DeadlockWatchdog implements Runnable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (Throwable e) {
+            // without the check a commit-order deadlock would hold the sink forever, silently: stop instead
+            sequence.fail(new ConnectException("The commit-order deadlock check failed: " + e, e));
         }
     }
+
+    /** The head worker and its status as read once: the worker may move on while the check runs. */
+    private record StuckHead(ApplyWorker worker, WorkerStatus status) {}
 
     /** One round: finds the head's blockers among later workers and resolves each. */
     void check() {
         long head = sequence.committed() + 1;
-        ApplyWorker headWorker = stuckHead(head);
-        if (headWorker == null) {
+        StuckHead stuck = stuckHead(head);
+        if (stuck == null) {
             return;
         }
         int[] blockers;
         try {
-            blockers = probe.blockingPids(headWorker.backendPid());
+            blockers = probe.blockingPids(stuck.worker().backendPid());
         } catch (SQLException e) {
-            log.warn("Could not read which sessions block backend {}", headWorker.backendPid(), e);
+            log.warn(
+                    "Could not read which sessions block backend {}",
+                    stuck.worker().backendPid(),
+                    e);
             return;
         }
         for (ApplyWorker worker : workers) {
             WorkerStatus status = worker.status();
             if (status.sequence() > head && contains(blockers, worker.backendPid())) {
-                resolve(worker, status, headWorker.status());
+                resolve(worker, status, stuck.status());
             }
         }
     }
 
-    private ApplyWorker stuckHead(long head) {
+    private StuckHead stuckHead(long head) {
         long now = System.nanoTime();
         for (ApplyWorker worker : workers) {
             WorkerStatus status = worker.status();
             if (status.sequence() == head
                     && status.phase() == Phase.APPLYING
                     && now - status.sinceNanos() > intervalNanos) {
-                return worker;
+                return new StuckHead(worker, status);
             }
         }
         return null;

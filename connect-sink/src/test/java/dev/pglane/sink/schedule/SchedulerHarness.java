@@ -17,9 +17,15 @@ final class SchedulerHarness implements AutoCloseable {
     final ApplyScheduler scheduler;
 
     SchedulerHarness(int workers, Duration deadlockCheckInterval, int retryMax) {
+        this(workers, deadlockCheckInterval, retryMax, null);
+    }
+
+    /** @param probe what the deadlock check asks, or {@code null} for the fake database itself */
+    SchedulerHarness(int workers, Duration deadlockCheckInterval, int retryMax, BlockingProbe probe) {
         SchedulerSettings settings = new SchedulerSettings(deadlockCheckInterval, retryMax, 1000, THREAD_PREFIX);
         WriteSetBuilder writeSets = SampleTables.writeSets();
-        scheduler = new ApplyScheduler(db.newSessions(workers), db, writeSets::of, settings, listener);
+        scheduler = new ApplyScheduler(
+                db.newSessions(workers), probe == null ? db : probe, writeSets::of, settings, listener);
     }
 
     /** A transaction inserting account {@code id}: independent of every other account's. */

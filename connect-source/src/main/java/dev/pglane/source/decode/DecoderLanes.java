@@ -119,7 +119,7 @@ public final class DecoderLanes {
                 // Asked to stop: the session is closing.
             } catch (ConnectException e) {
                 failures.fail(e);
-            } catch (RuntimeException e) {
+            } catch (Throwable e) { // an Error too: a lane that died quietly would stall the emitter for good
                 failures.fail(new ConnectException("Decoder lane " + index + " failed: " + e, e));
             }
         }

@@ -117,7 +117,7 @@ public final class ReplicationReader implements Runnable {
             failures.fail(failure(e));
         } catch (ConnectException e) {
             failures.fail(e);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // an Error too: a reader that died quietly would leave the task RUNNING and stalled
             failures.fail(new ConnectException("The replication reader failed after LSN " + receivedLsn + ": " + e, e));
         }
     }

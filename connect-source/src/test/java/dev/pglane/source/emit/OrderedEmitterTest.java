@@ -194,6 +194,19 @@ class OrderedEmitterTest {
         assertEquals(thrown, assertThrows(ConnectException.class, () -> emitter.poll(10, WAIT)), "kept");
     }
 
+    /** A lane killed by an Error would otherwise leave the emitter waiting on its queue for good. */
+    @Test
+    void anErrorInALaneSurfacesInPoll() throws InterruptedException {
+        OrderedEmitter emitter = start(2, 4, batch -> {
+            throw new OutOfMemoryError("injected into a lane");
+        });
+        produce(List.of(List.of(item(0)))).join();
+        ConnectException thrown = awaitFailure(emitter);
+        assertTrue(
+                thrown.getMessage().startsWith("Decoder lane 0 failed: java.lang.OutOfMemoryError"),
+                thrown.getMessage());
+    }
+
     @Test
     void aConnectExceptionOfTheDecoderIsStoredAsItIs() throws InterruptedException {
         ConnectException decodingFailure = new ConnectException("Cannot decode a change of table public.t");
