@@ -85,7 +85,9 @@ final class ApplyPipeline implements AutoCloseable {
                     config.applyBatchMaxRows(),
                     appName,
                     config.applyPipeline(),
-                    config.truncateCascade());
+                    config.truncateCascade(),
+                    config.applyLockTimeout(),
+                    config.applyStatementTimeout());
             List<TransactionApplier> workers = new ArrayList<>();
             for (int i = 0; i < config.applyWorkers(); i++) {
                 ApplySession session =

@@ -117,6 +117,21 @@ public final class PgSinkConfig extends AbstractConfig {
             + " rolled back and retried.";
     static final int DEADLOCK_CHECK_INTERVAL_MS_DEFAULT = 500;
 
+    public static final String APPLY_LOCK_TIMEOUT_MS = "apply.lock.timeout.ms";
+    static final String APPLY_LOCK_TIMEOUT_MS_DOC = "lock_timeout of the apply sessions: a statement that waits"
+            + " longer for a lock held outside pglane (an open transaction on the target, a VACUUM FULL) is"
+            + " cancelled and its transaction retried, up to apply.retry.max times. While the next transaction to"
+            + " commit waits for such a lock, the sink logs the blocking session's pid, application and query. 0: no"
+            + " limit.";
+    static final int APPLY_LOCK_TIMEOUT_MS_DEFAULT = 60_000;
+
+    public static final String APPLY_STATEMENT_TIMEOUT_MS = "apply.statement.timeout.ms";
+    static final String APPLY_STATEMENT_TIMEOUT_MS_DOC = "statement_timeout of the apply sessions; a statement"
+            + " that runs longer is cancelled and its transaction retried, up to apply.retry.max times. Every read"
+            + " of every sink session also gives up a minute after it (the socket timeout), so a target that"
+            + " vanished without closing its connections is noticed. 0: no limit, and no socket timeout.";
+    static final int APPLY_STATEMENT_TIMEOUT_MS_DEFAULT = 600_000;
+
     public static final String APPLY_RETRY_MAX = "apply.retry.max";
     static final String APPLY_RETRY_MAX_DOC =
             "Retries of a transaction after a transient failure (lost connection, serialization failure) before"
@@ -138,6 +153,13 @@ public final class PgSinkConfig extends AbstractConfig {
                     + " assembler holds more than a tenth of it (at least 16), partitions that run ahead of"
                     + " what the next transaction waits for are paused.";
     static final int BUFFER_MAX_TRANSACTIONS_DEFAULT = 10_000;
+
+    public static final String TRANSACTION_WAIT_WARN_MS = "transaction.wait.warn.ms";
+    static final String TRANSACTION_WAIT_WARN_MS_DOC = "How long the next transaction in commit order may wait for"
+            + " records its END counts before the sink logs a WARN naming the topics and whether it consumes them (a"
+            + " topics list that lacks a change topic makes it wait for ever); again every time that much longer."
+            + " The wait is also the metric head-wait-ms. 0: no warning.";
+    static final int TRANSACTION_WAIT_WARN_MS_DEFAULT = 60_000;
 
     public static final String SPILL_DIRECTORY = "spill.directory";
     static final String SPILL_DIRECTORY_DOC = "Where large transactions spill to. Empty: <java.io.tmpdir>/pglane-spill."
@@ -199,14 +221,28 @@ public final class PgSinkConfig extends AbstractConfig {
             TopicNames::validatePrefix,
             "characters from a-z, A-Z, 0-9, '.', '_' and '-', short enough for the .transactions suffix");
 
+    /** How much longer than a statement may run a read waits before the connection counts as lost. */
+    private static final Duration SOCKET_TIMEOUT_MARGIN = Duration.ofMinutes(1);
+
     public static final ConfigDef CONFIG_DEF = configDef();
 
     public PgSinkConfig(Map<?, ?> props) {
         super(CONFIG_DEF, props);
     }
 
+    /** The target, with reads bounded a minute past the statement timeout (none without one). */
     public DatabaseEndpoint database() {
-        return DatabaseSettings.endpoint(this::get);
+        Duration statements = applyStatementTimeout();
+        Duration socket = statements.isZero() ? Duration.ZERO : statements.plus(SOCKET_TIMEOUT_MARGIN);
+        return DatabaseSettings.endpoint(this::get).withSocketTimeout(socket);
+    }
+
+    public Duration applyLockTimeout() {
+        return Duration.ofMillis(getInt(APPLY_LOCK_TIMEOUT_MS));
+    }
+
+    public Duration applyStatementTimeout() {
+        return Duration.ofMillis(getInt(APPLY_STATEMENT_TIMEOUT_MS));
     }
 
     /** The source's topic prefix: it names the source server in the progress store. */
@@ -269,6 +305,10 @@ public final class PgSinkConfig extends AbstractConfig {
 
     public Duration retryBackoff() {
         return Duration.ofMillis(getInt(RETRY_BACKOFF_MS));
+    }
+
+    public Duration transactionWaitWarn() {
+        return Duration.ofMillis(getInt(TRANSACTION_WAIT_WARN_MS));
     }
 
     public long bufferMaxBytes() {
@@ -366,6 +406,15 @@ public final class PgSinkConfig extends AbstractConfig {
                 .define(STRING, SYNCHRONOUS_COMMIT_DEFAULT, SYNCHRONOUS_COMMITS, MEDIUM, SYNCHRONOUS_COMMIT_DOC);
         group.key(DEADLOCK_CHECK_INTERVAL_MS, "Deadlock check interval (ms)", Width.SHORT)
                 .define(INT, DEADLOCK_CHECK_INTERVAL_MS_DEFAULT, Range.atLeast(1), LOW, DEADLOCK_CHECK_INTERVAL_MS_DOC);
+        group.key(APPLY_LOCK_TIMEOUT_MS, "Lock timeout (ms)", Width.SHORT)
+                .define(INT, APPLY_LOCK_TIMEOUT_MS_DEFAULT, Range.atLeast(0), MEDIUM, APPLY_LOCK_TIMEOUT_MS_DOC);
+        group.key(APPLY_STATEMENT_TIMEOUT_MS, "Statement timeout (ms)", Width.SHORT)
+                .define(
+                        INT,
+                        APPLY_STATEMENT_TIMEOUT_MS_DEFAULT,
+                        Range.atLeast(0),
+                        MEDIUM,
+                        APPLY_STATEMENT_TIMEOUT_MS_DOC);
         group.key(APPLY_RETRY_MAX, "Retries per transaction", Width.SHORT)
                 .define(INT, APPLY_RETRY_MAX_DEFAULT, Range.atLeast(0), MEDIUM, APPLY_RETRY_MAX_DOC);
         group.key(RETRY_BACKOFF_MS, "Retry backoff (ms)", Width.SHORT)
@@ -377,6 +426,8 @@ public final class PgSinkConfig extends AbstractConfig {
                 .define(LONG, BUFFER_MAX_BYTES_DEFAULT, Range.atLeast(1L << 20), MEDIUM, BUFFER_MAX_BYTES_DOC);
         group.key(BUFFER_MAX_TRANSACTIONS, "Buffered transactions", Width.SHORT)
                 .define(INT, BUFFER_MAX_TRANSACTIONS_DEFAULT, Range.atLeast(1), LOW, BUFFER_MAX_TRANSACTIONS_DOC);
+        group.key(TRANSACTION_WAIT_WARN_MS, "Warn after waiting (ms)", Width.SHORT)
+                .define(INT, TRANSACTION_WAIT_WARN_MS_DEFAULT, Range.atLeast(0), LOW, TRANSACTION_WAIT_WARN_MS_DOC);
         group.key(SPILL_DIRECTORY, "Spill directory", Width.LONG)
                 .define(STRING, SPILL_DIRECTORY_DEFAULT, null, LOW, SPILL_DIRECTORY_DOC);
         group.key(SPILL_MAX_BYTES, "Spill disk (bytes)", Width.MEDIUM)

@@ -31,6 +31,10 @@ import org.slf4j.LoggerFactory;
  *       paused, also those paused because they ran ahead of the others;
  *   <li>{@code spilled-bytes}: the spill files on disk; {@code spill-cap-pauses-total}: times they reached
  *       spill.max.bytes, which pauses the partitions the next transaction does not wait for;
+ *   <li>{@code head-wait-ms}: how long the next transaction in commit order has had its END but not all its
+ *       records (logged past transaction.wait.warn.ms, naming the topics);
+ *   <li>{@code outside-lock-waits-total}: times the next transaction to commit waited for a lock of a session
+ *       outside the sink (each is logged with that session);
  *   <li>{@code spills-total}, {@code retries-total}, {@code deadlocks-resolved-total},
  *       {@code errant-records-total}, {@code dropped-records-total};
  *   <li>{@code conflicts-total} (tag {@code kind}: insert_exists, update_missing, delete_missing).
@@ -51,6 +55,8 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     private final AtomicLong paused = new AtomicLong();
     private final AtomicLong pausedPartitions = new AtomicLong();
     private final AtomicLong spilledBytes = new AtomicLong();
+    private final AtomicLong headWaitMs = new AtomicLong();
+    private final DropWarnings dropWarnings = new DropWarnings();
     private final Map<String, LongAdder> conflicts = new ConcurrentHashMap<>();
     private final RateMeter transactions;
     private final RateMeter rows;
@@ -58,6 +64,7 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     private final LongAdder spillCapPauses;
     private final LongAdder retries;
     private final LongAdder deadlocks;
+    private final LongAdder outsideLockWaits;
     private final LongAdder errantRecords;
     private final LongAdder droppedRecords;
     /** Generation of the last copy replaced by a re-sent one: a killed run logs once, not per transaction. */
@@ -75,6 +82,9 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
         retries = metrics.total("retries-total", "Transactions rolled back and applied again");
         deadlocks = metrics.total(
                 "deadlocks-resolved-total", "Commit-order deadlocks resolved by re-running the later transaction");
+        outsideLockWaits = metrics.total(
+                "outside-lock-waits-total",
+                "Times the next transaction to commit was found waiting for a lock held outside the sink");
         errantRecords = metrics.total("errant-records-total", "Undecodable records reported to the dead-letter queue");
         droppedRecords = metrics.total(
                 "dropped-records-total", "Records dropped as duplicates, stale copies or already applied");
@@ -92,6 +102,10 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
         metrics.gauge("buffered-bytes", "Bytes of change records held in memory by the assembler", bufferedBytes::get);
         metrics.gauge("buffered-transactions", "Transactions held by the assembler", bufferedTransactions::get);
         metrics.gauge("spilled-bytes", "Bytes of spill files on disk", spilledBytes::get);
+        metrics.gauge(
+                "head-wait-ms",
+                "Milliseconds the next transaction in commit order has waited for records its END counts",
+                headWaitMs::get);
         metrics.gauge("paused", "1 while the task paused all its partitions for back-pressure", paused::get);
         metrics.gauge(
                 "paused-partitions",
@@ -171,6 +185,11 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     }
 
     @Override
+    public void blockedOutside(SourceTransaction tx) {
+        outsideLockWaits.increment();
+    }
+
+    @Override
     public void deadlockResolved(SourceTransaction victim) {
         log.info("Commit-order deadlock: rolled back {} to let an earlier transaction commit", victim.describe());
         deadlocks.increment();
@@ -236,8 +255,13 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
 
     @Override
     public void dropped(String reason, long records) {
-        log.debug("Dropped {} records: {}", records, reason);
+        dropWarnings.dropped(reason, records);
         droppedRecords.add(records);
+    }
+
+    /** How long the next transaction in commit order has waited for its records, 0 if it waits for none. */
+    void headWait(long waitedMs) {
+        headWaitMs.set(waitedMs);
     }
 
     @Override

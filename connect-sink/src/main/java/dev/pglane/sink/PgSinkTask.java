@@ -71,6 +71,7 @@ public final class PgSinkTask extends SinkTask {
 
     private TransactionGroups groups;
     private SourceIdentityCheck identity;
+    private HeadWait headWait;
 
     @Override
     public String version() {
@@ -88,6 +89,7 @@ public final class PgSinkTask extends SinkTask {
         flow = new PartitionFlow(PartitionFlow.limitFor(config.bufferMaxTransactions()), decoder::isMarkerTopic);
         groups = new TransactionGroups(config.applyGroupMaxTransactions(), GROUP_MAX_CHANGES);
         identity = new SourceIdentityCheck(config.sourceTopicPrefix());
+        headWait = new HeadWait(config.transactionWaitWarn());
         spillArea = openSpillArea();
         spillCap = new SpillCap(config.spillMaxBytes(), metrics);
         log.info("pglane sink {} starting: {} apply workers", sinkName, config.applyWorkers());
@@ -120,6 +122,9 @@ public final class PgSinkTask extends SinkTask {
             accept(decoder.decode(record));
         }
         release();
+        long now = System.nanoTime();
+        headWait.update(assembler.waitingHead(), this::consumes, now);
+        metrics.headWait(headWait.waitedMs(now));
         checkPipeline();
         applyPauses();
         metrics.buffered(assembler.bufferedBytes(), assembler.bufferedTransactions(), spillArea.bytes());
@@ -281,9 +286,11 @@ public final class PgSinkTask extends SinkTask {
      * messages topic counts only when consumed: the sink never applies logical decoding messages.
      */
     private boolean isCounted(String topic) {
-        if (!topic.equals(messagesTopic)) {
-            return true;
-        }
+        return !topic.equals(messagesTopic) || consumes(topic);
+    }
+
+    /** Whether a partition of {@code topic} is assigned to this task. */
+    private boolean consumes(String topic) {
         for (TopicPartition partition : context.assignment()) {
             if (partition.topic().equals(topic)) {
                 return true;

@@ -20,6 +20,10 @@ import org.postgresql.Driver;
  * server formats under this same path.
  *
  * <p>The host must pass {@link HostAddress}; the record refuses any other, whatever built it.
+ *
+ * <p>Every connection has TCP keepalive on. {@code socketTimeout}, when not zero, bounds how long a read waits for
+ * the server (pgjdbc's {@code socketTimeout}): a connection whose server vanished without closing it fails then
+ * instead of hanging. It must be longer than any statement the connection runs may take.
  */
 public record DatabaseEndpoint(
         String host,
@@ -28,7 +32,25 @@ public record DatabaseEndpoint(
         String user,
         Password password,
         TlsSettings tls,
-        Duration connectTimeout) {
+        Duration connectTimeout,
+        Duration socketTimeout) {
+
+    /** An endpoint whose reads wait as long as the server takes. */
+    public DatabaseEndpoint(
+            String host,
+            int port,
+            String database,
+            String user,
+            Password password,
+            TlsSettings tls,
+            Duration connectTimeout) {
+        this(host, port, database, user, password, tls, connectTimeout, Duration.ZERO);
+    }
+
+    /** The same endpoint with reads bounded by {@code timeout}; zero for none. */
+    public DatabaseEndpoint withSocketTimeout(Duration timeout) {
+        return new DatabaseEndpoint(host, port, database, user, password, tls, connectTimeout, timeout);
+    }
 
     /**
      * The search path of every session: pg_catalog first and the session's temporary schema last, so that
@@ -54,6 +76,7 @@ public record DatabaseEndpoint(
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(user, "user");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(socketTimeout, "socketTimeout");
     }
 
     /** {@code host:port}, as error messages name the server ({@code [v6]:port} for an IPv6 address). */
@@ -102,6 +125,10 @@ public record DatabaseEndpoint(
         String seconds = Long.toString(Math.max(1, (connectTimeout.toMillis() + 999) / 1000));
         props.setProperty("connectTimeout", seconds);
         props.setProperty("loginTimeout", seconds);
+        props.setProperty("tcpKeepAlive", "true");
+        if (!socketTimeout.isZero()) {
+            props.setProperty("socketTimeout", Long.toString(Math.max(1, (socketTimeout.toMillis() + 999) / 1000)));
+        }
         props.setProperty("ApplicationName", applicationName);
         // the server splits options at spaces, so the value has none
         props.setProperty(OPTIONS, "-c search_path=" + PINNED_SEARCH_PATH);

@@ -116,6 +116,10 @@ public final class ApplySession implements TransactionApplier {
                         + settings.synchronousCommit().name().toLowerCase(Locale.ROOT));
                 // values/ writes money as plain digits with a '.', which only the C monetary locale reads.
                 st.execute("SET lc_monetary = 'C'");
+                // a lock held outside pglane must not stall the sink without a word: 55P03 is retried
+                st.execute("SET lock_timeout = " + settings.lockTimeout().toMillis());
+                st.execute(
+                        "SET statement_timeout = " + settings.statementTimeout().toMillis());
                 try (ResultSet rs = st.executeQuery("SELECT pg_catalog.pg_backend_pid()")) {
                     rs.next();
                     pid = rs.getInt(1);

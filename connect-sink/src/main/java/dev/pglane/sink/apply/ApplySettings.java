@@ -2,6 +2,7 @@ package dev.pglane.sink.apply;
 
 import dev.pglane.sink.ConflictPolicy;
 import dev.pglane.sink.SynchronousCommit;
+import java.time.Duration;
 
 /**
  * How the apply sessions work.
@@ -13,6 +14,8 @@ import dev.pglane.sink.SynchronousCommit;
  *     {@code <applicationName>-worker-<n>}
  * @param pipeline whether a transaction's statements go to the target as one pipeline rather than one by one
  * @param truncateCascade whether a source TRUNCATE ... CASCADE cascades on the target too
+ * @param lockTimeout the sessions' {@code lock_timeout}, zero for none
+ * @param statementTimeout the sessions' {@code statement_timeout}, zero for none
  */
 public record ApplySettings(
         ConflictPolicy conflictPolicy,
@@ -20,7 +23,9 @@ public record ApplySettings(
         int batchMaxRows,
         String applicationName,
         boolean pipeline,
-        boolean truncateCascade) {
+        boolean truncateCascade,
+        Duration lockTimeout,
+        Duration statementTimeout) {
 
     public ApplySettings {
         if (batchMaxRows < 1) {

@@ -55,6 +55,29 @@ public final class BlockingMonitor implements BlockingProbe, AutoCloseable {
         }
     }
 
+    /** Another role's query reads {@code <insufficient privilege>} unless the role may read all statistics. */
+    @Override
+    public synchronized String describe(int pid) throws SQLException {
+        String sql = "SELECT a.application_name, a.usename, a.state, a.backend_type,"
+                + " pg_catalog.date_trunc('second', pg_catalog.now() - a.xact_start)::text,"
+                + " pg_catalog.left(pg_catalog.regexp_replace(a.query, '\\s+', ' ', 'g'), 200)"
+                + " FROM pg_catalog.pg_stat_activity a WHERE a.pid = ?";
+        try (PreparedStatement st = connection().prepareStatement(sql)) {
+            st.setInt(1, pid);
+            try (ResultSet rs = st.executeQuery()) {
+                if (!rs.next()) {
+                    return "pid " + pid + " (gone)";
+                }
+                return "pid " + pid + " (application '" + rs.getString(1) + "', user " + rs.getString(2) + ", "
+                        + rs.getString(4) + ", " + rs.getString(3) + ", transaction open for " + rs.getString(5)
+                        + ", query: " + rs.getString(6) + ")";
+            }
+        } catch (SQLException e) {
+            close();
+            throw e;
+        }
+    }
+
     private Connection connection() throws SQLException {
         if (connection == null) {
             connection = endpoint.connect(applicationName);

@@ -16,6 +16,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 
@@ -215,6 +217,22 @@ public final class TransactionAssembler implements AutoCloseable {
         }
         boolean resendPossible = headKey.generation() < newestGeneration;
         return new Awaited(resendPossible, head.missingTopics(settings.countedTopic(), poison));
+    }
+
+    /**
+     * The next transaction in commit order if its END arrived but some of its records have not, as
+     * {@link #drainReady()} left it; empty otherwise (no END waiting, or nothing missing).
+     */
+    public Optional<WaitingHead> waitingHead() {
+        CopyKey headKey = endOrder.peekFirst();
+        HeldCopy head = headKey == null ? null : held.get(headKey);
+        if (head == null || !head.hasEnd()) {
+            return Optional.empty();
+        }
+        Set<String> missing = head.missingTopics(settings.countedTopic(), poison);
+        return missing.isEmpty()
+                ? Optional.empty()
+                : Optional.of(new WaitingHead(headKey.xid(), headKey.generation(), head.endLsn(), missing));
     }
 
     /**

@@ -34,4 +34,7 @@ public interface ApplyListener {
 
     /** {@code victim} held a lock the head transaction waited for and was rolled back to break the cycle. */
     default void deadlockResolved(SourceTransaction victim) {}
+
+    /** The head transaction {@code tx} waits for a lock that a session outside the sink holds. */
+    default void blockedOutside(SourceTransaction tx) {}
 }

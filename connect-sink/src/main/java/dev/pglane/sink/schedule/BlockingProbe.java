@@ -14,4 +14,10 @@ public interface BlockingProbe {
 
     /** Cancels the statement {@code pid} is running ({@code pg_cancel_backend}). */
     void cancel(int pid) throws SQLException;
+
+    /**
+     * What session {@code pid} is, for a log line: its application, user, state, how long its transaction has been
+     * open and its query, as far as the role may see them ({@code pg_stat_activity}).
+     */
+    String describe(int pid) throws SQLException;
 }

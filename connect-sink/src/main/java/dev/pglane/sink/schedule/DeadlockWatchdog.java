@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +21,8 @@ import org.slf4j.LoggerFactory;
  */
 final class DeadlockWatchdog implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(DeadlockWatchdog.class);
+    /** Least time between two reports of the same outside session blocking the head. */
+    private static final long OUTSIDE_REPORT_GAP_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final List<ApplyWorker> workers;
     private final CommitSequence sequence;
@@ -29,6 +32,8 @@ final class DeadlockWatchdog implements Runnable {
     private final Duration interval;
     /** The status each victim had when last reported, so one deadlock is reported once. */
     private final Map<ApplyWorker, WorkerStatus> reported = new HashMap<>();
+    /** When each outside session blocking the head was last reported, so a long wait is told now and then. */
+    private final Map<Integer, Long> outsideReported = new HashMap<>();
 
     DeadlockWatchdog(
             List<ApplyWorker> workers,
@@ -85,6 +90,48 @@ final class DeadlockWatchdog implements Runnable {
                 resolve(worker, status, stuck.status());
             }
         }
+        reportOutside(stuck, blockers);
+    }
+
+    /**
+     * Names the sessions outside the sink that the head waits for, at most every {@link #OUTSIDE_REPORT_GAP_NANOS}
+     * each: nothing the sink does ends their locks, and lock_timeout only turns the wait into retries.
+     */
+    private void reportOutside(StuckHead stuck, int[] blockers) {
+        long now = System.nanoTime();
+        for (int pid : blockers) {
+            if (isWorker(pid)) {
+                continue;
+            }
+            Long last = outsideReported.get(pid);
+            if (last != null && now - last < OUTSIDE_REPORT_GAP_NANOS) {
+                continue;
+            }
+            outsideReported.put(pid, now);
+            String who;
+            try {
+                who = probe.describe(pid);
+            } catch (SQLException e) {
+                who = "pid " + pid + " (not described: " + e.getMessage() + ")";
+            }
+            log.warn(
+                    "{} has waited {} ms for a lock held outside the sink by {}; it is cancelled and retried after"
+                            + " apply.lock.timeout.ms",
+                    stuck.status().job().tx().describe(),
+                    (now - stuck.status().sinceNanos()) / 1_000_000,
+                    who);
+            listener.blockedOutside(stuck.status().job().tx());
+        }
+        outsideReported.values().removeIf(at -> now - at > 10 * OUTSIDE_REPORT_GAP_NANOS);
+    }
+
+    private boolean isWorker(int pid) {
+        for (ApplyWorker worker : workers) {
+            if (worker.backendPid() == pid) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private StuckHead stuckHead(long head) {

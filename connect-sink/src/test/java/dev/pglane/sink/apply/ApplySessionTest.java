@@ -23,6 +23,7 @@ import dev.pglane.wire.types.PgColumnType;
 import dev.pglane.wire.types.PgType;
 import java.math.BigDecimal;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -68,7 +69,15 @@ class ApplySessionTest {
         return ApplySession.open(
                 target.endpoint(),
                 3,
-                new ApplySettings(policy, SynchronousCommit.OFF, batchMaxRows, "apply-test", pipeline, truncateCascade),
+                new ApplySettings(
+                        policy,
+                        SynchronousCommit.OFF,
+                        batchMaxRows,
+                        "apply-test",
+                        pipeline,
+                        truncateCascade,
+                        Duration.ofSeconds(30),
+                        Duration.ofMinutes(5)),
                 new TableMapping("${schema}.${table}"),
                 new TargetCatalog(target.endpoint(), "apply-test-catalog"),
                 new TableEvolution(autoCreate, false, new TargetTypes(target.endpoint(), "apply-session-test")),

@@ -64,6 +64,11 @@ class ApplyThreadFailureTest {
             public void cancel(int pid) {
                 database.get().cancel(pid); // how close() stops the head that waits below
             }
+
+            @Override
+            public String describe(int pid) {
+                return "pid " + pid;
+            }
         };
         try (SchedulerHarness harness = new SchedulerHarness(2, INTERVAL, 0, failing)) {
             FakeDatabase db = harness.db;

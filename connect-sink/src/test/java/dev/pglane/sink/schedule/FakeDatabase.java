@@ -111,6 +111,11 @@ final class FakeDatabase implements BlockingProbe {
     }
 
     @Override
+    public String describe(int pid) {
+        return "fake session " + pid;
+    }
+
+    @Override
     public void cancel(int pid) {
         synchronized (monitor) {
             session(pid).requestCancel();
