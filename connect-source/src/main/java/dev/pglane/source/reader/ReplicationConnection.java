@@ -5,7 +5,9 @@ import dev.pglane.source.pgoutput.ProtocolVersion;
 import dev.pglane.source.values.SessionSettings;
 import dev.pglane.wire.Lsn;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -34,10 +36,12 @@ public final class ReplicationConnection {
 
     private final Connection connection;
     private final ServerIdentity identity;
+    private final int walsenderPid;
 
-    private ReplicationConnection(Connection connection, ServerIdentity identity) {
+    private ReplicationConnection(Connection connection, ServerIdentity identity, int walsenderPid) {
         this.connection = connection;
         this.identity = identity;
+        this.walsenderPid = walsenderPid;
     }
 
     public static ReplicationConnection open(DatabaseEndpoint endpoint, String applicationName) throws SQLException {
@@ -49,11 +53,24 @@ public final class ReplicationConnection {
         PGProperty.OPTIONS.set(props, SessionSettings.OPTIONS);
         Connection connection = endpoint.connect(applicationName, props);
         try {
-            return new ReplicationConnection(connection, ServerIdentity.of(connection));
+            return new ReplicationConnection(connection, ServerIdentity.of(connection), backendPid(connection));
         } catch (SQLException | RuntimeException e) {
             connection.close();
             throw e;
         }
+    }
+
+    /** The walsender serving this connection: its backend is the walsender process. */
+    private static int backendPid(Connection connection) throws SQLException {
+        try (Statement st = connection.createStatement();
+                ResultSet rs = st.executeQuery("SELECT pg_catalog.pg_backend_pid()")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    public int walsenderPid() {
+        return walsenderPid;
     }
 
     /** The server this connection replicates from. */

@@ -40,6 +40,8 @@ public final class ReplicationReader implements Runnable {
     private static final int MESSAGES_PER_FLUSH_CHECK = 1024;
     /** Least time between two status updates forced only to confirm the keepalive position. */
     private static final long IDLE_CONFIRM_GAP_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** Status intervals without a message before the reader asks whether the stream is still served. */
+    static final int QUIET_INTERVALS_BEFORE_CHECK = 3;
 
     /**
      * @param server the server's address, for error messages
@@ -66,6 +68,7 @@ public final class ReplicationReader implements Runnable {
     private final LongSupplier emitted;
     private final FailureSlot failures;
     private final ReaderActivity activity;
+    private final StreamLiveness liveness;
 
     private volatile boolean stopping;
     private volatile Lsn receivedLsn = Lsn.INVALID;
@@ -77,6 +80,8 @@ public final class ReplicationReader implements Runnable {
     private long parkedNanos;
     private long reportedAtNanos = System.nanoTime();
     private long reportedIdleNanos;
+    /** The last message, wait on a lane or liveness check: what a silent stream is measured from. */
+    private long livelyAtNanos = System.nanoTime();
 
     /** @param emitted how many records the emitter has handed to Connect in this session */
     public ReplicationReader(
@@ -88,7 +93,8 @@ public final class ReplicationReader implements Runnable {
             AckTracker acks,
             LongSupplier emitted,
             FailureSlot failures,
-            ReaderActivity activity) {
+            ReaderActivity activity,
+            StreamLiveness liveness) {
         this.settings = settings;
         this.stream = stream;
         this.parser = new PgOutputParser(protocol);
@@ -104,6 +110,7 @@ public final class ReplicationReader implements Runnable {
         this.emitted = emitted;
         this.failures = failures;
         this.activity = activity;
+        this.liveness = liveness;
     }
 
     @Override
@@ -154,6 +161,7 @@ public final class ReplicationReader implements Runnable {
     }
 
     private void handle(ByteBuffer buffer) throws InterruptedException, SQLException {
+        livelyAtNanos = System.nanoTime();
         Lsn lsn = Lsn.valueOf(stream.getLastReceiveLSN().asLong());
         receivedLsn = lsn;
         PgOutputMessage message;
@@ -177,6 +185,7 @@ public final class ReplicationReader implements Runnable {
         Lsn server = Lsn.valueOf(stream.getLastReceiveLSN().asLong());
         serverLsn = Lsn.max(serverLsn, server);
         long now = System.nanoTime();
+        checkServed(now);
         boolean nothingInFlight =
                 tracker.idle() && dispatcher.produced() == emitted.getAsLong() && acks.allAcknowledged();
         if (!nothingInFlight) {
@@ -215,11 +224,40 @@ public final class ReplicationReader implements Runnable {
         }
     }
 
+    /**
+     * After {@link #QUIET_INTERVALS_BEFORE_CHECK} status intervals without a message, asks whether the server still
+     * serves the stream; a stream it does not serve is a lost connection, and the task reconnects.
+     */
+    private void checkServed(long now) throws SQLException {
+        long quiet = now - livelyAtNanos;
+        if (quiet < QUIET_INTERVALS_BEFORE_CHECK * settings.statusInterval().toNanos()) {
+            return;
+        }
+        String problem;
+        try {
+            problem = liveness.problem();
+        } catch (SQLException e) {
+            throw new SQLException(
+                    "nothing received for " + quiet / 1_000_000 + " ms, and the server cannot be asked about the"
+                            + " stream: " + e.getMessage(),
+                    "08006",
+                    e);
+        }
+        if (problem != null) {
+            throw new SQLException(
+                    "nothing received for " + quiet / 1_000_000 + " ms, and the server no longer serves this"
+                            + " stream: " + problem,
+                    "08006");
+        }
+        livelyAtNanos = now;
+    }
+
     /** Between wait slices on a full lane: answer the server at the status interval, without reading. */
     private void keepAnswering() throws InterruptedException, SQLException {
         if (stopping) {
             throw new InterruptedException("the replication session is stopping");
         }
+        livelyAtNanos = System.nanoTime(); // busy, not quiet: the stream waits for the lanes
         if (System.nanoTime() - lastStatusNanos >= settings.statusInterval().toNanos()) {
             applyFlushable(false);
             stream.forceUpdateStatus();

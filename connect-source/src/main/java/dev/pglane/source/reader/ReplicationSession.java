@@ -44,6 +44,8 @@ public final class ReplicationSession implements AutoCloseable {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(2);
     /** How long the reader gets to leave the stream alone before its socket is dropped under it. */
     private static final Duration READER_STOP_TIMEOUT = Duration.ofMillis(500);
+    /** Least time a read of the plain SQL connection may wait once the session streams. */
+    private static final Duration SQL_READ_TIMEOUT_FLOOR = Duration.ofSeconds(10);
 
     /**
      * How a session starts.
@@ -148,6 +150,8 @@ public final class ReplicationSession implements AutoCloseable {
             PGReplicationStream stream,
             ServerVersion server,
             Lsn resume) {
+        // the reader's liveness check and type lookups run on this connection: neither may hang on a dead server
+        boundReads(sql, config.statusInterval());
         TopicNames topics = config.topicNames();
         RelationCache relations = new RelationCache(new RelationDescriptorFactory(
                 topics.prefix(), topics, config.numericMapping(), envelopes, new JdbcTypeCatalog(sql)));
@@ -181,7 +185,8 @@ public final class ReplicationSession implements AutoCloseable {
                 acks,
                 emitter::emitted,
                 failures,
-                activity.reader());
+                activity.reader(),
+                new SlotLiveness(sql, config.slotName(), replication.walsenderPid()));
         Thread readerThread = new Thread(reader, "pglane-" + start.connectorName() + "-reader");
         readerThread.setDaemon(true);
         lanes.start();
@@ -239,6 +244,17 @@ public final class ReplicationSession implements AutoCloseable {
         }
         lanes.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         closeQuietly(sql);
+    }
+
+    private static void boundReads(Connection sql, Duration statusInterval) {
+        long millis = Math.max(
+                SQL_READ_TIMEOUT_FLOOR.toMillis(),
+                statusInterval.toMillis() * ReplicationReader.QUIET_INTERVALS_BEFORE_CHECK);
+        try {
+            sql.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, millis));
+        } catch (SQLException e) {
+            throw new ConnectException("Cannot bound the reads of the source connection: " + e.getMessage(), e);
+        }
     }
 
     private static void join(Thread thread, long timeoutNanos) {

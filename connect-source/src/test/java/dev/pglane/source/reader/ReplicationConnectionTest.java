@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.connect.database.TlsSettings;
+import dev.pglane.source.pgoutput.ProtocolVersion;
 import dev.pglane.source.values.SessionSettings;
+import dev.pglane.wire.Lsn;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.sql.Connection;
@@ -14,6 +16,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -73,6 +77,46 @@ class ReplicationConnectionTest {
         } finally {
             replication.abort();
         }
+    }
+
+    @Test
+    void theSlotIsKnownToBeServedByThisSessionsWalsenderUntilItIsGone() throws Exception {
+        try (Connection c = server.getPostgresDatabase().getConnection();
+                Statement st = c.createStatement()) {
+            st.execute("CREATE PUBLICATION liveness_pub FOR ALL TABLES");
+            st.execute("SELECT pg_create_logical_replication_slot('liveness_slot', 'pgoutput')");
+            ReplicationConnection replication = ReplicationConnection.open(endpoint(), "replication-connection-test");
+            try {
+                replication.start(new ReplicationConnection.StreamRequest(
+                        "liveness_slot",
+                        "liveness_pub",
+                        ProtocolVersion.forServer(170_000),
+                        false,
+                        false,
+                        Duration.ofSeconds(10),
+                        Lsn.INVALID));
+                SlotLiveness liveness = new SlotLiveness(c, "liveness_slot", replication.walsenderPid());
+                awaitProblem(liveness, problem -> problem == null);
+
+                st.execute("SELECT pg_terminate_backend(" + replication.walsenderPid() + ")");
+                String gone = awaitProblem(liveness, problem -> problem != null);
+                assertTrue(gone.startsWith("no walsender holds slot liveness_slot"), gone);
+            } finally {
+                replication.abort();
+            }
+        }
+    }
+
+    /** Asks until the answer is the expected kind: the walsender takes the slot, and lets go, a moment later. */
+    private static String awaitProblem(SlotLiveness liveness, Predicate<String> expected) throws SQLException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        String problem = liveness.problem();
+        while (!expected.test(problem)) {
+            assertTrue(System.nanoTime() < deadline, "still: " + problem);
+            Thread.onSpinWait();
+            problem = liveness.problem();
+        }
+        return problem;
     }
 
     private static String show(Connection c, String setting) throws SQLException {

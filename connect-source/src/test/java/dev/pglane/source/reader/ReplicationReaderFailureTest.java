@@ -14,15 +14,65 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.postgresql.replication.LogSequenceNumber;
 import org.postgresql.replication.PGReplicationStream;
 
-/** The reader thread never dies quietly: even an Error from the stream becomes the session's failure. */
+/**
+ * The reader thread never dies quietly, and never waits quietly on a stream the server stopped serving: an Error from
+ * the stream, or a silent stream whose slot another walsender or none holds, becomes the session's failure.
+ */
 @Timeout(30)
 class ReplicationReaderFailureTest {
+
+    /** A stream with nothing to say, like an idle server's (whose keepalives pgjdbc would swallow anyway). */
+    private static final class QuietStream implements PGReplicationStream {
+        @Override
+        public ByteBuffer read() {
+            return null;
+        }
+
+        @Override
+        public ByteBuffer readPending() {
+            return null;
+        }
+
+        @Override
+        public LogSequenceNumber getLastReceiveLSN() {
+            return LogSequenceNumber.valueOf(0x10);
+        }
+
+        @Override
+        public LogSequenceNumber getLastFlushedLSN() {
+            return LogSequenceNumber.INVALID_LSN;
+        }
+
+        @Override
+        public LogSequenceNumber getLastAppliedLSN() {
+            return LogSequenceNumber.INVALID_LSN;
+        }
+
+        @Override
+        public void setFlushedLSN(LogSequenceNumber lsn) {}
+
+        @Override
+        public void setAppliedLSN(LogSequenceNumber lsn) {}
+
+        @Override
+        public void forceUpdateStatus() {}
+
+        @Override
+        public boolean isClosed() {
+            return false;
+        }
+
+        @Override
+        public void close() {}
+    }
 
     /** A stream whose first read throws what the test injects. */
     private record FailingStream(Error error) implements PGReplicationStream {
@@ -69,8 +119,9 @@ class ReplicationReaderFailureTest {
         public void close() {}
     }
 
-    @Test
-    void anErrorFromTheStreamBecomesTheSessionsFailure() throws InterruptedException {
+    /** Runs a reader on {@code stream} until it stops by itself or 10 s pass, and returns its failure slot. */
+    private static FailureSlot run(PGReplicationStream stream, Duration statusInterval, StreamLiveness liveness)
+            throws InterruptedException {
         FailureSlot failures = new FailureSlot();
         DecoderLanes lanes = new DecoderLanes("test", 1, 4, batch -> List.of(), failures, LaneActivity.NONE);
         ReplicationReader.Settings settings = new ReplicationReader.Settings(
@@ -81,23 +132,63 @@ class ReplicationReaderFailureTest {
                 false,
                 "shop.messages",
                 8,
-                Duration.ofSeconds(10),
+                statusInterval,
                 Duration.ZERO);
         ReplicationReader reader = new ReplicationReader(
                 settings,
-                new FailingStream(new StackOverflowError("injected into the reader")),
+                stream,
                 ProtocolVersion.forServer(170_000),
                 new RelationCache(null),
                 lanes,
                 new AckTracker(),
                 () -> 0L,
                 failures,
-                ReaderActivity.NONE);
+                ReaderActivity.NONE,
+                liveness);
         lanes.start();
         Thread thread = new Thread(reader, "reader-under-test");
         thread.start();
         thread.join(TimeUnit.SECONDS.toMillis(10));
+        reader.stop();
+        thread.interrupt();
+        thread.join(TimeUnit.SECONDS.toMillis(5));
         lanes.close(Duration.ofSeconds(1));
+        return failures;
+    }
+
+    @Test
+    void aSilentStreamTheServerNoLongerServesIsALostConnection() throws InterruptedException {
+        AtomicInteger asked = new AtomicInteger();
+        FailureSlot failures = run(new QuietStream(), Duration.ofMillis(20), () -> {
+            return asked.incrementAndGet() < 3 ? null : "no walsender holds slot pglane";
+        });
+        RetriableException lost = assertThrows(RetriableException.class, failures::rethrow);
+        assertTrue(
+                lost.getMessage().startsWith("Lost the replication connection to 127.0.0.1:5432"), lost.getMessage());
+        assertTrue(
+                lost.getMessage()
+                        .contains("and the server no longer serves this stream: no walsender holds slot pglane"),
+                lost.getMessage());
+        assertTrue(asked.get() == 3, "asked after each quiet spell until it failed: " + asked.get());
+    }
+
+    @Test
+    void aServerThatCannotBeAskedIsALostConnectionToo() throws InterruptedException {
+        FailureSlot failures = run(new QuietStream(), Duration.ofMillis(20), () -> {
+            throw new java.sql.SQLException("Read timed out", "08006");
+        });
+        RetriableException lost = assertThrows(RetriableException.class, failures::rethrow);
+        assertTrue(
+                lost.getMessage().contains("the server cannot be asked about the stream: Read timed out"),
+                lost.getMessage());
+    }
+
+    @Test
+    void anErrorFromTheStreamBecomesTheSessionsFailure() throws InterruptedException {
+        FailureSlot failures = run(
+                new FailingStream(new StackOverflowError("injected into the reader")),
+                Duration.ofSeconds(10),
+                StreamLiveness.ASSUMED);
 
         ConnectException failure = assertThrows(ConnectException.class, failures::rethrow);
         assertTrue(failure.getMessage().startsWith("The replication reader failed after LSN"), failure.getMessage());
