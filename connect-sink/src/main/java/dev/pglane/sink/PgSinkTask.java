@@ -118,13 +118,13 @@ public final class PgSinkTask extends SinkTask {
         if (pipeline == null && !openPipeline(records)) {
             return;
         }
+        // Connect may not call put() for a while when nothing arrives: what committed meanwhile is freed first
+        freeCommitted();
         for (SinkRecord record : records) {
             accept(decoder.decode(record));
         }
         release();
-        long now = System.nanoTime();
-        headWait.update(assembler.waitingHead(), this::consumes, now);
-        metrics.headWait(headWait.waitedMs(now));
+        watchHead();
         checkPipeline();
         applyPauses();
         metrics.buffered(assembler.bufferedBytes(), assembler.bufferedTransactions(), spillArea.bytes());
@@ -214,11 +214,21 @@ public final class PgSinkTask extends SinkTask {
 
     private void freeCommitted() {
         NavigableMap<Long, SourceTransaction> committed = inFlight.headMap(pipeline.committedSequence(), true);
+        if (!committed.isEmpty()) {
+            identity.applied(committed.lastEntry().getValue().endLsn());
+        }
         for (SourceTransaction tx : committed.values()) {
             inFlightBytes -= heapBytes(tx);
             tx.changes().close();
         }
         committed.clear();
+    }
+
+    /** Also from preCommit(): put() is not called while nothing arrives, and then a wait is what matters. */
+    private void watchHead() {
+        long now = System.nanoTime();
+        headWait.update(assembler.waitingHead(), this::consumes, now);
+        metrics.headWait(headWait.waitedMs(now));
     }
 
     private static long heapBytes(SourceTransaction tx) {
@@ -381,6 +391,7 @@ public final class PgSinkTask extends SinkTask {
             }
             freeCommitted();
         }
+        watchHead();
         return OffsetLedger.committable(currentOffsets, ledger.floors(assembler.pendingFloors()));
     }
 

@@ -18,9 +18,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -31,7 +36,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Input the sink cannot use: a record in a change topic that is not a pglane change (written there by someone
- * else), and a target table that does not exist while {@code auto.create} is off. Either goes to the dead-letter
+ * else), a pglane change altered to reach another table, a system catalog or the DDL, and a target table that does
+ * not exist while {@code auto.create} is off. Either goes to the dead-letter
  * queue when one is configured, or stops the task with a message that names it; once the cause is removed, the
  * sink resumes and the target equals the source, nothing lost and nothing applied twice. On the default major only:
  * nothing here depends on the server version.
@@ -48,17 +54,24 @@ class BadInputIT {
     @RegisterExtension
     static final SourceServers servers = new SourceServers();
 
-    /** Bytes someone else wrote into a change topic. */
+    /** Bytes someone else wrote into a change topic: garbage, or a genuine change of the topic altered. */
     enum Poison {
         /** Not JSON at all: Connect's converter refuses it before the sink sees it. */
-        NOT_JSON("\u0000\u0001 not json {".getBytes(StandardCharsets.UTF_8)),
+        NOT_JSON(genuine -> "\u0000\u0001 not json {".getBytes(StandardCharsets.UTF_8)),
         /** Valid JSON with a schema, but not a pglane change envelope: the sink refuses it. */
-        NOT_AN_ENVELOPE("{\"schema\":{\"type\":\"string\"},\"payload\":\"hello\"}".getBytes(StandardCharsets.UTF_8));
+        NOT_AN_ENVELOPE(
+                genuine -> "{\"schema\":{\"type\":\"string\"},\"payload\":\"hello\"}".getBytes(StandardCharsets.UTF_8)),
+        /** A pglane change on the ledger's topic that names another table: refused, its table untouched. */
+        ANOTHER_TABLE(genuine -> Forgery.source(genuine, null, "counters")),
+        /** A pglane change that names a system catalog: refused, nothing written there. */
+        SYSTEM_CATALOG(genuine -> Forgery.source(genuine, "pg_catalog", "pg_authid")),
+        /** A pglane change whose column claims a type text that is SQL: refused before any DDL. */
+        SQL_AS_TYPE(genuine -> Forgery.columnType(genuine, "integer); DROP TABLE " + Forgery.VICTIM + "; --"));
 
-        final byte[] value;
+        final UnaryOperator<byte[]> forge;
 
-        Poison(byte[] value) {
-            this.value = value;
+        Poison(UnaryOperator<byte[]> forge) {
+            this.forge = forge;
         }
     }
 
@@ -76,7 +89,9 @@ class BadInputIT {
                 SinkConnectorRun.start(worker, source, servers.targetOf(VERSION), name, deadLetterQueue(dlq))) {
             workload.runTransactions(2, 40);
             run.awaitCatchUp(CATCH_UP);
-            RecordMetadata poisoned = injectPoison(ledgerTopic(name), poison);
+            Forgery.createVictim(servers.targetOf(VERSION));
+            byte[] value = poison.forge.apply(firstRecordOf(ledgerTopic(name)));
+            RecordMetadata poisoned = injectPoison(ledgerTopic(name), value);
             moreLedgerRows(source, name);
 
             CatchUp.Result caughtUp = run.awaitCatchUp(CATCH_UP);
@@ -89,7 +104,8 @@ class BadInputIT {
             assertEquals(poisoned.topic(), letter.topic(), letter::toString);
             assertEquals(poisoned.partition(), letter.partition(), letter::toString);
             assertEquals(poisoned.offset(), letter.offset(), letter::toString);
-            assertTrue(letter.value().length == poison.value.length, letter::toString);
+            assertTrue(letter.value().length == value.length, letter::toString);
+            Forgery.assertVictimUntouched(servers.targetOf(VERSION));
         }
     }
 
@@ -107,16 +123,28 @@ class BadInputIT {
         try (SinkConnectorRun run = SinkConnectorRun.start(worker, source, servers.targetOf(VERSION), name, Map.of())) {
             workload.runTransactions(2, 40);
             run.awaitCatchUp(CATCH_UP);
-            RecordMetadata poisoned = injectPoison(ledgerTopic(name), poison);
+            Forgery.createVictim(servers.targetOf(VERSION));
+            RecordMetadata poisoned =
+                    injectPoison(ledgerTopic(name), poison.forge.apply(firstRecordOf(ledgerTopic(name))));
             moreLedgerRows(source, name);
 
             String trace = awaitTaskFailure(run.sinkName());
-            String named = poison == Poison.NOT_JSON
-                    // Connect's converter fails before the sink sees the record; with errors.tolerance=none
-                    // Connect reports neither to its error log nor with the record's position (see README)
-                    ? "Converting byte[] to Kafka Connect data failed"
-                    : "record " + poisoned.topic() + "-" + poisoned.partition() + "@" + poisoned.offset();
+            String record = "record " + poisoned.topic() + "-" + poisoned.partition() + "@" + poisoned.offset();
+            String named = switch (poison) {
+                // Connect's converter fails before the sink sees the record; with errors.tolerance=none
+                // Connect reports neither to its error log nor with the record's position (see README)
+                case NOT_JSON -> "Converting byte[] to Kafka Connect data failed";
+                case NOT_AN_ENVELOPE -> record + " is not a pglane change";
+                case ANOTHER_TABLE ->
+                    record + " is refused: it came on topic " + poisoned.topic() + " but names source table " + name
+                            + ".counters";
+                case SYSTEM_CATALOG ->
+                    record + " is refused: it came on topic " + poisoned.topic()
+                            + " but names source table pg_catalog.pg_authid";
+                case SQL_AS_TYPE -> record + " is refused: column ";
+            };
             assertTrue(trace.contains(named), () -> "the failure should say " + named + ":\n" + trace);
+            Forgery.assertVictimUntouched(servers.targetOf(VERSION));
 
             // the user's fix: a dead-letter queue for records like it, then the failed task restarted
             Map<String, String> config = new HashMap<>(worker.rest().connectorConfig(run.sinkName()));
@@ -193,14 +221,32 @@ class BadInputIT {
         return name + "." + name + ".ledger";
     }
 
-    private static RecordMetadata injectPoison(String topic, Poison poison) throws Exception {
+    /** The raw value of the topic's first record: a genuine pglane change, as a forger would start from. */
+    private static byte[] firstRecordOf(String topic) {
+        Map<String, Object> config =
+                Map.of("bootstrap.servers", worker.bootstrapServers(), "auto.offset.reset", "earliest");
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    return record.value();
+                }
+            }
+            throw new AssertionError("no record on " + topic);
+        }
+    }
+
+    private static RecordMetadata injectPoison(String topic, byte[] value) throws Exception {
         Map<String, Object> config = Map.of("bootstrap.servers", worker.bootstrapServers(), "acks", "all");
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
             // a key the converter reads, so that the value is what fails
             byte[] key = "{\"schema\":{\"type\":\"string\"},\"payload\":\"junk\"}".getBytes(StandardCharsets.UTF_8);
-            return producer.send(new ProducerRecord<>(topic, 0, key, poison.value))
-                    .get(30, TimeUnit.SECONDS);
+            return producer.send(new ProducerRecord<>(topic, 0, key, value)).get(30, TimeUnit.SECONDS);
         }
     }
 

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class SourceServers implements AfterAllCallback {
     private final Map<PostgresVersion, PostgresNode> servers = new EnumMap<>(PostgresVersion.class);
     private final Map<PostgresVersion, PostgresNode> targets = new EnumMap<>(PostgresVersion.class);
+    private final Map<PostgresVersion, PostgresNode> others = new EnumMap<>(PostgresVersion.class);
     private Path workDir;
 
     /** The majors the version-matrix tests run on. */
@@ -45,6 +46,12 @@ final class SourceServers implements AfterAllCallback {
     synchronized PostgresNode of(PostgresVersion version) {
         return servers.computeIfAbsent(
                 version, v -> PostgresNode.start("source" + v.major(), v, workDir(), PostgresNode.WalLevel.LOGICAL));
+    }
+
+    /** A second source server of {@code version}, another PostgreSQL system than {@link #of}'s. */
+    synchronized PostgresNode another(PostgresVersion version) {
+        return others.computeIfAbsent(
+                version, v -> PostgresNode.start("other" + v.major(), v, workDir(), PostgresNode.WalLevel.LOGICAL));
     }
 
     /** A target server (plain {@code replica} WAL) of {@code version}, for a sink to apply to. */
@@ -68,9 +75,11 @@ final class SourceServers implements AfterAllCallback {
     public synchronized void afterAll(ExtensionContext context) throws IOException {
         try {
             targets.values().forEach(PostgresNode::close);
+            others.values().forEach(PostgresNode::close);
             servers.values().forEach(PostgresNode::close);
         } finally {
             targets.clear();
+            others.clear();
             servers.clear();
             if (workDir != null) {
                 SharedWorker.deleteRecursively(workDir);

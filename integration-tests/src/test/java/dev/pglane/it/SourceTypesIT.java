@@ -178,11 +178,11 @@ class SourceTypesIT {
                 Statement statement = connection.createStatement()) {
             statement.execute("SET search_path = pg_catalog, pg_temp"); // as every session of the source
             try (ResultSet rs = statement.executeQuery("SELECT a.attname,"
-                        + " format_type(CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE a.atttypid END,"
-                        + "             CASE WHEN t.typtype = 'd' THEN t.typtypmod ELSE a.atttypmod END),"
-                        + " (CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE a.atttypid END)::text"
-                        + " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
-                        + " WHERE a.attrelid = 'public.every_type'::regclass AND a.attnum > 0")) {
+                    + " format_type(CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE a.atttypid END,"
+                    + "             CASE WHEN t.typtype = 'd' THEN t.typtypmod ELSE a.atttypmod END),"
+                    + " (CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE a.atttypid END)::text"
+                    + " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
+                    + " WHERE a.attrelid = 'public.every_type'::regclass AND a.attnum > 0")) {
                 while (rs.next()) {
                     types.put(rs.getString(1), new ColumnType(rs.getString(2), rs.getString(3)));
                 }

@@ -1,5 +1,6 @@
 package dev.pglane.sink.progress;
 
+import dev.pglane.wire.Lsn;
 import dev.pglane.wire.marker.Marker;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
@@ -22,7 +23,8 @@ public final class SourceIdentityCheck {
 
     private final String sourceServer;
     private volatile SourceIdentity known = SourceIdentity.UNKNOWN;
-    private AppliedPosition stored = AppliedPosition.NONE;
+    /** The end LSN the target holds: stored at start, then each transaction the task saw committed. */
+    private Lsn appliedThrough = Lsn.INVALID;
 
     /** @param sourceServer the source's topic prefix, for messages */
     public SourceIdentityCheck(String sourceServer) {
@@ -31,9 +33,16 @@ public final class SourceIdentityCheck {
 
     /** What the target holds: its position and the server it was applied from. */
     public void stored(AppliedPosition position) {
-        stored = position;
+        appliedThrough = position.endLsn();
         if (position.source().isKnown()) {
             known = position.source();
+        }
+    }
+
+    /** The target committed transactions up to {@code endLsn}; for the message of a refusal. */
+    public void applied(Lsn endLsn) {
+        if (endLsn.compareTo(appliedThrough) > 0) {
+            appliedThrough = endLsn;
         }
     }
 
@@ -87,6 +96,6 @@ public final class SourceIdentityCheck {
     }
 
     private String storedPosition() {
-        return stored.endLsn().isValid() ? " (end LSN " + stored.endLsn() + ")" : "";
+        return appliedThrough.isValid() ? " (end LSN " + appliedThrough + ")" : "";
     }
 }
