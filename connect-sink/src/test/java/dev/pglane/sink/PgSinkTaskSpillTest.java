@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.sink.apply.TargetServer;
 import dev.pglane.sink.assemble.OtherProcessRun;
 import dev.pglane.wire.Lsn;
@@ -240,21 +239,9 @@ class PgSinkTaskSpillTest {
     }
 
     private PgSinkTask startTask(FakeSinkTaskContext context, String name, Map<String, String> settings) {
-        Map<String, String> props = new HashMap<>(settings);
-        props.put("name", name);
-        props.put("topics.regex", "shop\\..*");
-        props.put(DatabaseSettings.HOST, "127.0.0.1");
-        props.put(DatabaseSettings.PORT, Integer.toString(target.endpoint().port()));
-        props.put(DatabaseSettings.NAME, "postgres");
-        props.put(DatabaseSettings.USER, "postgres");
-        props.put(DatabaseSettings.SSLMODE, "disable");
-        props.put(PgSinkConfig.SOURCE_TOPIC_PREFIX, ShopRecords.PREFIX);
-        props.put(PgSinkConfig.APPLY_WORKERS, "2");
-        props.put(PgSinkConfig.SPILL_DIRECTORY, spillDirectory.toString());
-        PgSinkTask task = new PgSinkTask();
-        task.initialize(context);
-        task.start(props);
-        return task;
+        Map<String, String> withSpills = new HashMap<>(settings);
+        withSpills.put(PgSinkConfig.SPILL_DIRECTORY, spillDirectory.toString());
+        return SinkTaskHarness.startTask(target, context, name, 2, withSpills);
     }
 
     private void awaitApplied(ConnectLoop connect, Lsn lsn) throws SQLException {

@@ -23,8 +23,14 @@ final class SinkTaskHarness {
 
     static PgSinkTask startTask(
             TargetServer target, FakeSinkTaskContext context, int workers, Map<String, String> settings) {
+        return startTask(target, context, "task-test", workers, settings);
+    }
+
+    /** A task of sink {@code name}: the name keeps its progress row and spill files apart from other sinks'. */
+    static PgSinkTask startTask(
+            TargetServer target, FakeSinkTaskContext context, String name, int workers, Map<String, String> settings) {
         Map<String, String> props = new HashMap<>(settings);
-        props.put("name", "task-test");
+        props.put("name", name);
         props.put("topics.regex", "shop\\..*");
         props.put(DatabaseSettings.HOST, "127.0.0.1");
         props.put(DatabaseSettings.PORT, Integer.toString(target.endpoint().port()));

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.junit.jupiter.api.Test;
@@ -29,66 +30,32 @@ import org.postgresql.replication.PGReplicationStream;
 @Timeout(30)
 class ReplicationReaderFailureTest {
 
-    /** A stream with nothing to say, like an idle server's (whose keepalives pgjdbc would swallow anyway). */
-    private static final class QuietStream implements PGReplicationStream {
+    /** A stream whose every read answers what {@code read} gives: nothing (an idle server), or a throw. */
+    private record ScriptedStream(Supplier<ByteBuffer> read) implements PGReplicationStream {
+        /** Nothing to say, like an idle server's stream (whose keepalives pgjdbc would swallow anyway). */
+        static ScriptedStream quiet() {
+            return new ScriptedStream(() -> null);
+        }
+
+        static ScriptedStream throwing(Error error) {
+            return new ScriptedStream(() -> {
+                throw error;
+            });
+        }
+
         @Override
         public ByteBuffer read() {
-            return null;
+            return read.get();
         }
 
         @Override
         public ByteBuffer readPending() {
-            return null;
+            return read.get();
         }
 
         @Override
         public LogSequenceNumber getLastReceiveLSN() {
             return LogSequenceNumber.valueOf(0x10);
-        }
-
-        @Override
-        public LogSequenceNumber getLastFlushedLSN() {
-            return LogSequenceNumber.INVALID_LSN;
-        }
-
-        @Override
-        public LogSequenceNumber getLastAppliedLSN() {
-            return LogSequenceNumber.INVALID_LSN;
-        }
-
-        @Override
-        public void setFlushedLSN(LogSequenceNumber lsn) {}
-
-        @Override
-        public void setAppliedLSN(LogSequenceNumber lsn) {}
-
-        @Override
-        public void forceUpdateStatus() {}
-
-        @Override
-        public boolean isClosed() {
-            return false;
-        }
-
-        @Override
-        public void close() {}
-    }
-
-    /** A stream whose first read throws what the test injects. */
-    private record FailingStream(Error error) implements PGReplicationStream {
-        @Override
-        public ByteBuffer read() {
-            throw error;
-        }
-
-        @Override
-        public ByteBuffer readPending() {
-            throw error;
-        }
-
-        @Override
-        public LogSequenceNumber getLastReceiveLSN() {
-            return LogSequenceNumber.INVALID_LSN;
         }
 
         @Override
@@ -159,7 +126,7 @@ class ReplicationReaderFailureTest {
     @Test
     void aSilentStreamTheServerNoLongerServesIsALostConnection() throws InterruptedException {
         AtomicInteger asked = new AtomicInteger();
-        FailureSlot failures = run(new QuietStream(), Duration.ofMillis(20), () -> {
+        FailureSlot failures = run(ScriptedStream.quiet(), Duration.ofMillis(20), () -> {
             return asked.incrementAndGet() < 3 ? null : "no walsender holds slot pglane";
         });
         RetriableException lost = assertThrows(RetriableException.class, failures::rethrow);
@@ -174,7 +141,7 @@ class ReplicationReaderFailureTest {
 
     @Test
     void aServerThatCannotBeAskedIsALostConnectionToo() throws InterruptedException {
-        FailureSlot failures = run(new QuietStream(), Duration.ofMillis(20), () -> {
+        FailureSlot failures = run(ScriptedStream.quiet(), Duration.ofMillis(20), () -> {
             throw new java.sql.SQLException("Read timed out", "08006");
         });
         RetriableException lost = assertThrows(RetriableException.class, failures::rethrow);
@@ -186,7 +153,7 @@ class ReplicationReaderFailureTest {
     @Test
     void anErrorFromTheStreamBecomesTheSessionsFailure() throws InterruptedException {
         FailureSlot failures = run(
-                new FailingStream(new StackOverflowError("injected into the reader")),
+                ScriptedStream.throwing(new StackOverflowError("injected into the reader")),
                 Duration.ofSeconds(10),
                 StreamLiveness.ASSUMED);
 
