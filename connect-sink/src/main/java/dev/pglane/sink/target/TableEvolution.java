@@ -149,7 +149,7 @@ public final class TableEvolution {
     }
 
     /** {@code "name" type [NOT NULL]}, the type as the target server formats it. */
-    private String columnDefinition(Field field, boolean notNull, ChangeRecord record) {
+    private String columnDefinition(Field field, boolean notNull, ChangeRecord record) throws SQLException {
         String text = ColumnParameters.pgType(field.schema());
         if (text == null) {
             throw new ConnectException("Column " + field.name() + " of " + describe(record) + " has no "

@@ -1,7 +1,6 @@
 package dev.pglane.sink.target;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
-import dev.pglane.connect.database.SqlStateClass;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,8 +9,6 @@ import java.sql.Types;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import org.apache.kafka.connect.errors.ConnectException;
-import org.apache.kafka.connect.errors.RetriableException;
 
 /**
  * Turns a record's column type text into the type name the target server itself formats, for the DDL of
@@ -52,10 +49,10 @@ public final class TargetTypes {
      *
      * @param typmod the type modifier the source sent, or {@code null} if it sent none
      * @return empty if the text is not a type name or the target has no such type
-     * @throws RetriableException if the target cannot be reached
-     * @throws ConnectException if the lookup fails otherwise
+     * @throws SQLException if the lookup fails otherwise, with the server's SQLState, so that an apply worker
+     *     classifies it like any other failure of its own statements (a lost connection is retried)
      */
-    public Optional<Resolved> resolve(String text, Integer typmod) {
+    public Optional<Resolved> resolve(String text, Integer typmod) throws SQLException {
         if (TypeText.problem(text) != null) {
             return Optional.empty();
         }
@@ -69,7 +66,7 @@ public final class TargetTypes {
         return resolved;
     }
 
-    private Optional<Resolved> lookUp(Request request) {
+    private Optional<Resolved> lookUp(Request request) throws SQLException {
         try (Connection connection = endpoint.connect(applicationName)) {
             String parsedTypmod =
                     serverVersion(connection) >= TYPMOD_PARSER_SINCE ? "pg_catalog.to_regtypemod(?)" : "?::int4";
@@ -94,11 +91,10 @@ public final class TargetTypes {
             if (state.startsWith("42") || state.startsWith("22")) {
                 return Optional.empty(); // before PostgreSQL 16, to_regtype raises a syntax error rather than NULL
             }
-            String message =
-                    "Could not resolve type " + request.text() + " on " + endpoint.address() + ": " + e.getMessage();
-            throw SqlStateClass.of(e) == SqlStateClass.CONNECTION
-                    ? new RetriableException(message, e)
-                    : new ConnectException(message, e);
+            throw new SQLException(
+                    "Could not resolve type " + request.text() + " on " + endpoint.address() + ": " + e.getMessage(),
+                    e.getSQLState(),
+                    e);
         }
     }
 

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.connect.database.SqlStateClass;
 import dev.pglane.sink.TableName;
 import dev.pglane.sink.apply.SourceTable;
 import dev.pglane.sink.apply.TargetServer;
@@ -16,10 +18,12 @@ import dev.pglane.wire.Lsn;
 import dev.pglane.wire.types.Column;
 import dev.pglane.wire.types.PgColumnType;
 import dev.pglane.wire.types.PgType;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -197,5 +201,27 @@ class TableEvolutionTest {
         assertTrue(ensure(evolution(true, false), claiming("formatted", "kinds.\"Mood\"[]"), name));
         assertEquals(
                 "kinds.\"Mood\"[]", read(name).column("payload").orElseThrow().type());
+    }
+
+    /** Inside an apply worker a lost connection must read as one: the worker retries it instead of failing. */
+    @Test
+    void aTargetThatCannotBeReachedFailsTheLookupAsALostConnection() throws Exception {
+        int closed;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        DatabaseEndpoint endpoint = server.endpoint();
+        TargetTypes unreachable = new TargetTypes(
+                new DatabaseEndpoint(
+                        endpoint.host(),
+                        closed,
+                        endpoint.database(),
+                        endpoint.user(),
+                        null,
+                        endpoint.tls(),
+                        Duration.ofSeconds(2)),
+                "evolution-test");
+        SQLException e = assertThrows(SQLException.class, () -> unreachable.resolve("integer", null));
+        assertEquals(SqlStateClass.CONNECTION, SqlStateClass.of(e), e::getMessage);
     }
 }
