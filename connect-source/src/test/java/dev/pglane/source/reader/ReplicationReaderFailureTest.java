@@ -30,8 +30,8 @@ import org.postgresql.replication.PGReplicationStream;
 @Timeout(30)
 class ReplicationReaderFailureTest {
 
-    /** A stream whose every read answers what {@code read} gives: nothing (an idle server), or a throw. */
-    private record ScriptedStream(Supplier<ByteBuffer> read) implements PGReplicationStream {
+    /** A stream whose every read answers what {@code answer} gives: nothing (an idle server), or a throw. */
+    private record ScriptedStream(Supplier<ByteBuffer> answer) implements PGReplicationStream {
         /** Nothing to say, like an idle server's stream (whose keepalives pgjdbc would swallow anyway). */
         static ScriptedStream quiet() {
             return new ScriptedStream(() -> null);
@@ -45,12 +45,12 @@ class ReplicationReaderFailureTest {
 
         @Override
         public ByteBuffer read() {
-            return read.get();
+            return answer.get();
         }
 
         @Override
         public ByteBuffer readPending() {
-            return read.get();
+            return answer.get();
         }
 
         @Override
