@@ -127,10 +127,12 @@ public final class PgSinkConfig extends AbstractConfig {
 
     public static final String APPLY_STATEMENT_TIMEOUT_MS = "apply.statement.timeout.ms";
     static final String APPLY_STATEMENT_TIMEOUT_MS_DOC = "statement_timeout of the apply sessions; a statement"
-            + " that runs longer is cancelled and its transaction retried, up to apply.retry.max times. Every read"
-            + " of every sink session also gives up a minute after it (the socket timeout), so a target that"
-            + " vanished without closing its connections is noticed. 0: no limit, and no socket timeout.";
-    static final int APPLY_STATEMENT_TIMEOUT_MS_DEFAULT = 600_000;
+            + " that runs longer is cancelled and its transaction retried, up to apply.retry.max times. PostgreSQL"
+            + " arms a timer for every statement then, which costs the target a few percent of its CPU under small"
+            + " transactions. 0: no limit. Reads of every sink session give up (the socket timeout) a minute after"
+            + " it, or after ten minutes when it is 0, so a target that vanished without closing its connections is"
+            + " noticed.";
+    static final int APPLY_STATEMENT_TIMEOUT_MS_DEFAULT = 0;
 
     public static final String APPLY_RETRY_MAX = "apply.retry.max";
     static final String APPLY_RETRY_MAX_DOC =
@@ -223,6 +225,8 @@ public final class PgSinkConfig extends AbstractConfig {
 
     /** How much longer than a statement may run a read waits before the connection counts as lost. */
     private static final Duration SOCKET_TIMEOUT_MARGIN = Duration.ofMinutes(1);
+    /** Without a statement timeout, what a read of the sink still waits for: no apply statement runs this long. */
+    private static final Duration LONGEST_STATEMENT = Duration.ofMinutes(9);
 
     public static final ConfigDef CONFIG_DEF = configDef();
 
@@ -230,11 +234,11 @@ public final class PgSinkConfig extends AbstractConfig {
         super(CONFIG_DEF, props);
     }
 
-    /** The target, with reads bounded a minute past the statement timeout (none without one). */
+    /** The target, with reads bounded a minute past the statement timeout, or the longest statement expected. */
     public DatabaseEndpoint database() {
         Duration statements = applyStatementTimeout();
-        Duration socket = statements.isZero() ? Duration.ZERO : statements.plus(SOCKET_TIMEOUT_MARGIN);
-        return DatabaseSettings.endpoint(this::get).withSocketTimeout(socket);
+        Duration longest = statements.compareTo(LONGEST_STATEMENT) > 0 ? statements : LONGEST_STATEMENT;
+        return DatabaseSettings.endpoint(this::get).withSocketTimeout(longest.plus(SOCKET_TIMEOUT_MARGIN));
     }
 
     public Duration applyLockTimeout() {

@@ -19,7 +19,7 @@ import java.util.List;
  * inside its own commit. Workers write it only on their commit turn, after the previous transaction
  * committed, so they never wait on each other's row lock; the write and the COMMIT share one round trip.
  *
- * <p>The write is fenced: it moves the stored end LSN only forward. A second task running under the same sink
+ * <p>The write is fenced: it moves the stored end LSN only forward, and costs no more than the plain upsert. A second task running under the same sink
  * name (a zombie after a rebalance, or the same config in a second Connect cluster) applies transactions this
  * task already applied; its progress write then finds the row at or past its own position, fails, and takes its
  * whole transaction down with it, so nothing is applied twice and the position never moves back. The row lock
@@ -62,19 +62,19 @@ public final class ProgressTable implements ProgressLog {
         this.sinkName = sinkName;
         this.sourceServer = sourceServer;
         this.identity = identity;
-        // The count is a column, not a constant, so the planner cannot fold the failing cast away; a plain SQL
-        // statement has no other way to raise an error, and a function would need CREATE where the role has none.
+        // A fenced write must fail, not update nothing, or the COMMIT sent with it would commit the changes. Plain
+        // SQL cannot raise an error, and a function would need CREATE where the role has none: the ELSE branch
+        // casts a text that is no LSN, and it depends on the stored row, so the planner cannot evaluate it early.
         // pgjdbc keeps the statement prepared on the server per connection after a few uses.
-        this.recordAndCommit = "WITH moved AS (INSERT INTO " + this.table + " AS p (sink_name, source_server,"
-                + " end_lsn, commit_ts, xid, applied_at, source_system_id, source_timeline)"
+        this.recordAndCommit = "INSERT INTO " + this.table + " AS p (sink_name, source_server, end_lsn, commit_ts,"
+                + " xid, applied_at, source_system_id, source_timeline)"
                 + " VALUES (?, ?, ?, ?, ?, pg_catalog.now(), ?, ?)"
-                + " ON CONFLICT (sink_name, source_server) DO UPDATE SET end_lsn = excluded.end_lsn,"
+                + " ON CONFLICT (sink_name, source_server) DO UPDATE SET end_lsn = CASE WHEN p.end_lsn <"
+                + " excluded.end_lsn THEN excluded.end_lsn ELSE ('" + FENCED + ": the stored end LSN ' ||"
+                + " p.end_lsn::text || ' is not below ' || excluded.end_lsn::text)::pg_catalog.pg_lsn END,"
                 + " commit_ts = excluded.commit_ts, xid = excluded.xid, applied_at = excluded.applied_at,"
                 + " source_system_id = COALESCE(excluded.source_system_id, p.source_system_id),"
-                + " source_timeline = COALESCE(excluded.source_timeline, p.source_timeline)"
-                + " WHERE p.end_lsn < excluded.end_lsn RETURNING 1)"
-                + " SELECT CASE WHEN m.n = 1 THEN 1 ELSE ('" + FENCED + ": progress not moved, rows ' || m.n)::int END"
-                + " FROM (SELECT pg_catalog.count(*) AS n FROM moved) m; COMMIT";
+                + " source_timeline = COALESCE(excluded.source_timeline, p.source_timeline); COMMIT";
     }
 
     /** The table as configured, for messages. */
@@ -200,14 +200,22 @@ public final class ProgressTable implements ProgressLog {
                 throw new SQLException(
                         "Another task applies to this target as sink " + sinkName + ": the progress row of source "
                                 + sourceServer + " in " + name + " already stands at or past end LSN "
-                                + position.endLsn() + ", which this task was about to record; nothing of it was"
-                                + " committed. Run one task per sink name (check other Connect clusters, and"
-                                + " tasks left over from a rebalance)",
+                                + position.endLsn() + ", which this task was about to record (" + fencedDetail(e)
+                                + "); nothing of it was committed. Run one task per sink name (check other Connect"
+                                + " clusters, and tasks left over from a rebalance)",
                         e.getSQLState(),
                         e);
             }
             throw e;
         }
+    }
+
+    /** {@code the stored end LSN 0/5000 is not below 0/4000}, out of the server's message. */
+    private static String fencedDetail(SQLException e) {
+        String message = String.valueOf(e.getMessage());
+        int start = message.indexOf(FENCED + ": ") + FENCED.length() + 2;
+        int end = message.indexOf('"', start);
+        return end > start ? message.substring(start, end) : message;
     }
 
     private static Instant instantOfMicros(long micros) {
