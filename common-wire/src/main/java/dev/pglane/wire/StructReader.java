@@ -102,6 +102,10 @@ public final class StructReader {
         return (Boolean) required(field, Schema.Type.BOOLEAN);
     }
 
+    public Boolean optionalBoolean(String field) {
+        return (Boolean) optional(field, Schema.Type.BOOLEAN);
+    }
+
     public byte[] requiredBytes(String field) {
         Object value = required(field, Schema.Type.BYTES);
         return value instanceof java.nio.ByteBuffer buffer ? bytesOf(buffer) : (byte[]) value;

@@ -4,6 +4,7 @@ import static dev.pglane.wire.envelope.EnvelopeSchemas.AFTER;
 import static dev.pglane.wire.envelope.EnvelopeSchemas.BEFORE;
 import static dev.pglane.wire.envelope.EnvelopeSchemas.MESSAGE;
 import static dev.pglane.wire.envelope.EnvelopeSchemas.OP;
+import static dev.pglane.wire.envelope.EnvelopeSchemas.PENDING_SNAPSHOT;
 import static dev.pglane.wire.envelope.EnvelopeSchemas.SOURCE;
 import static dev.pglane.wire.envelope.EnvelopeSchemas.TEXT_VALUES;
 import static dev.pglane.wire.envelope.EnvelopeSchemas.TRANSACTION;
@@ -56,6 +57,7 @@ public final class ChangeEnvelope {
                 event.truncate() == null ? null : event.truncate().toStruct());
         putIfPresent(
                 out, MESSAGE, event.message() == null ? null : event.message().toStruct());
+        putIfPresent(out, PENDING_SNAPSHOT, event.pendingSnapshot() ? Boolean.TRUE : null);
         return out;
     }
 
@@ -67,6 +69,14 @@ public final class ChangeEnvelope {
      */
     public static ChangeEvent fromStruct(Object value) {
         StructReader in = StructReader.ofNameSuffix(value, EnvelopeSchemas.NAME_SUFFIX, "envelope");
+        Integer version = ((Struct) value).schema().version();
+        if (version != null && version > EnvelopeSchemas.VERSION) {
+            throw in.invalid(
+                    OP,
+                    in.requiredString(OP),
+                    "the envelope schema is version " + version + ", written by a newer pglane source; this reader"
+                            + " knows versions up to " + EnvelopeSchemas.VERSION + ": upgrade the consumer");
+        }
         Op op = Op.fromCode(in.requiredString(OP));
         Struct source = in.optionalStruct(SOURCE);
         if (source == null) {
@@ -87,7 +97,8 @@ public final class ChangeEnvelope {
                 unchangedToast,
                 textValues,
                 truncate == null ? null : TruncateInfo.fromStruct(truncate),
-                message == null ? null : LogicalMessage.fromStruct(message));
+                message == null ? null : LogicalMessage.fromStruct(message),
+                Boolean.TRUE.equals(in.optionalBoolean(PENDING_SNAPSHOT)));
     }
 
     private static Timestamps processingTime(StructReader in) {

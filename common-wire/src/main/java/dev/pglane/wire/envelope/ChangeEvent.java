@@ -23,6 +23,10 @@ import org.apache.kafka.connect.data.Struct;
  *     {@code before.<column>} or {@code after.<column>}; the typed field is null
  * @param truncate the TRUNCATE options for op {@code t}, else {@code null}
  * @param message the logical decoding message for op {@code m}, else {@code null}
+ * @param pendingSnapshot the table's snapshot had not finished when the source sent this change: the target may
+ *     not hold the row yet (a later snapshot chunk brings it), so a consumer applies an update of a missing row as
+ *     an insert of its new row, or leaves it to the chunk when TOAST values are missing, and a delete of a missing
+ *     row as nothing
  */
 public record ChangeEvent(
         Op op,
@@ -34,7 +38,8 @@ public record ChangeEvent(
         List<String> unchangedToast,
         Map<String, String> textValues,
         TruncateInfo truncate,
-        LogicalMessage message) {
+        LogicalMessage message,
+        boolean pendingSnapshot) {
 
     public ChangeEvent {
         if (op == null) {
@@ -67,6 +72,7 @@ public record ChangeEvent(
         private final Map<String, String> textValues = new LinkedHashMap<>();
         private TruncateInfo truncate;
         private LogicalMessage message;
+        private boolean pendingSnapshot;
 
         private Builder(Op op, SourceInfo source, TransactionInfo transaction) {
             this.op = op;
@@ -111,6 +117,12 @@ public record ChangeEvent(
             return this;
         }
 
+        /** Marks a change of a table whose snapshot has not finished. */
+        public Builder pendingSnapshot(boolean pending) {
+            this.pendingSnapshot = pending;
+            return this;
+        }
+
         /**
          * @throws WireFormatException if the fields do not fit the op
          */
@@ -125,7 +137,8 @@ public record ChangeEvent(
                     unchangedToast,
                     textValues,
                     truncate,
-                    message);
+                    message,
+                    pendingSnapshot);
         }
     }
 }

@@ -34,6 +34,14 @@ public final class EnvelopeSchemas {
     static final String TRANSACTION = "transaction";
     static final String UNCHANGED_TOAST = "unchanged_toast";
     static final String TEXT_VALUES = "text_values";
+    static final String PENDING_SNAPSHOT = "pending_snapshot";
+
+    /**
+     * The version of every envelope schema, and the newest a reader accepts. Version 2 added
+     * {@code pending_snapshot} and snapshot rows ({@code op = r}) inside transactions.
+     */
+    public static final int VERSION = 2;
+
     static final String TRUNCATE = "truncate";
     static final String MESSAGE = "message";
 
@@ -71,19 +79,20 @@ public final class EnvelopeSchemas {
                     "row schema must be an optional struct named *" + ROW_NAME_SUFFIX + ": " + rowName);
         }
         String name = rowName.substring(0, rowName.length() - ROW_NAME_SUFFIX.length()) + NAME_SUFFIX;
-        SchemaBuilder builder = SchemaBuilder.struct().name(name).version(1);
+        SchemaBuilder builder = SchemaBuilder.struct().name(name).version(VERSION);
         builder.field(BEFORE, row).field(AFTER, row);
         common(builder);
         return builder.field(UNCHANGED_TOAST, UNCHANGED_TOAST_SCHEMA)
                 .field(TEXT_VALUES, TEXT_VALUES_SCHEMA)
                 .field(TRUNCATE, TruncateInfo.SCHEMA)
+                .field(PENDING_SNAPSHOT, Schema.OPTIONAL_BOOLEAN_SCHEMA)
                 .build();
     }
 
     private static Schema buildForMessages(String topicPrefix) {
         String name =
                 SchemaNames.fullName(TopicNames.validatePrefix(topicPrefix), TopicNames.MESSAGES_SUFFIX) + NAME_SUFFIX;
-        SchemaBuilder builder = SchemaBuilder.struct().name(name).version(1);
+        SchemaBuilder builder = SchemaBuilder.struct().name(name).version(VERSION);
         common(builder);
         return builder.field(MESSAGE, LogicalMessage.SCHEMA).build();
     }

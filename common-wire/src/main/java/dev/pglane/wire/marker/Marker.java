@@ -64,6 +64,8 @@ public sealed interface Marker permits Marker.Begin, Marker.End, Marker.Abort, M
      * @param eventCount records of this transaction in this generation, not counting those cancelled by
      *     an ABORT of their subtransaction
      * @param dataCollections the same count per table (and per topic)
+     * @param snapshot the chunk of existing rows this transaction carries, or {@code null} for a transaction of
+     *     the stream
      */
     record End(
             long generation,
@@ -72,8 +74,21 @@ public sealed interface Marker permits Marker.Begin, Marker.End, Marker.Abort, M
             Lsn endLsn,
             long commitTsUs,
             long eventCount,
-            List<DataCollectionCount> dataCollections)
+            List<DataCollectionCount> dataCollections,
+            SnapshotChunk snapshot)
             implements Marker {
+        /** The END of a transaction of the stream. */
+        public End(
+                long generation,
+                long xid,
+                Lsn commitLsn,
+                Lsn endLsn,
+                long commitTsUs,
+                long eventCount,
+                List<DataCollectionCount> dataCollections) {
+            this(generation, xid, commitLsn, endLsn, commitTsUs, eventCount, dataCollections, null);
+        }
+
         public End {
             Xid.checkRange(xid);
             Objects.requireNonNull(commitLsn, "commitLsn");

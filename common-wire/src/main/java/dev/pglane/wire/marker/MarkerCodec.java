@@ -29,10 +29,30 @@ public final class MarkerCodec {
             .field("topic", Schema.STRING_SCHEMA)
             .build();
 
-    /** The marker value schema, version 1. */
+    public static final String SNAPSHOT_CHUNK_SCHEMA_NAME = "dev.pglane.wire.SnapshotChunk";
+
+    /**
+     * The version this codec writes and the newest it reads. Version 2 added {@code snapshot}: a reader of version
+     * 1 would take a snapshot chunk for an ordinary transaction, so a reader refuses a version it does not know.
+     */
+    public static final int VERSION = 2;
+
+    /** END's {@code snapshot} block. */
+    public static final Schema SNAPSHOT_CHUNK_SCHEMA = SchemaBuilder.struct()
+            .name(SNAPSHOT_CHUNK_SCHEMA_NAME)
+            .version(1)
+            .optional()
+            .field("snapshot_id", Schema.STRING_SCHEMA)
+            .field("table", Schema.STRING_SCHEMA)
+            .field("chunk", Schema.INT64_SCHEMA)
+            .field("table_done", Schema.BOOLEAN_SCHEMA)
+            .field("snapshot_done", Schema.BOOLEAN_SCHEMA)
+            .build();
+
+    /** The marker value schema, version {@value #VERSION}. */
     public static final Schema SCHEMA = SchemaBuilder.struct()
             .name(SCHEMA_NAME)
-            .version(1)
+            .version(VERSION)
             .field("status", Schema.STRING_SCHEMA)
             .field("id", Schema.OPTIONAL_STRING_SCHEMA)
             .field("event_count", Schema.OPTIONAL_INT64_SCHEMA)
@@ -49,6 +69,7 @@ public final class MarkerCodec {
             .field("commit_ts_us", Schema.OPTIONAL_INT64_SCHEMA)
             .field("system_id", Schema.OPTIONAL_STRING_SCHEMA)
             .field("timeline", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("snapshot", SNAPSHOT_CHUNK_SCHEMA)
             .build();
 
     private MarkerCodec() {}
@@ -74,6 +95,9 @@ public final class MarkerCodec {
                         .put("commit_lsn", e.commitLsn().asLong())
                         .put("end_lsn", e.endLsn().asLong())
                         .put("commit_ts_us", e.commitTsUs());
+                if (e.snapshot() != null) {
+                    out.put("snapshot", snapshot(e.snapshot()));
+                }
             }
             case ABORT -> {
                 Marker.Abort a = (Marker.Abort) marker;
@@ -101,6 +125,14 @@ public final class MarkerCodec {
      */
     public static Marker fromStruct(Object value) {
         StructReader in = StructReader.of(value, SCHEMA_NAME, "marker");
+        Integer version = ((Struct) value).schema().version();
+        if (version != null && version > VERSION) {
+            throw in.invalid(
+                    "status",
+                    in.requiredString("status"),
+                    "the marker schema is version " + version + ", written by a newer pglane source; this reader knows"
+                            + " versions up to " + VERSION + ": upgrade the consumer");
+        }
         MarkerStatus status = MarkerStatus.fromWire(in.requiredString("status"));
         long generation = in.requiredAtLeast("generation", 0);
         long tsMs = in.requiredLong("ts_ms");
@@ -141,7 +173,30 @@ public final class MarkerCodec {
                 lsn(in, "end_lsn"),
                 in.requiredLong("commit_ts_us"),
                 eventCount,
-                counts);
+                counts,
+                readSnapshot(in.optionalStruct("snapshot")));
+    }
+
+    private static SnapshotChunk readSnapshot(Struct block) {
+        if (block == null) {
+            return null;
+        }
+        StructReader s = StructReader.of(block, SNAPSHOT_CHUNK_SCHEMA_NAME, "marker snapshot");
+        return new SnapshotChunk(
+                s.requiredString("snapshot_id"),
+                s.requiredString("table"),
+                s.requiredAtLeast("chunk", 0),
+                s.requiredBoolean("table_done"),
+                s.requiredBoolean("snapshot_done"));
+    }
+
+    private static Struct snapshot(SnapshotChunk chunk) {
+        return new Struct(SNAPSHOT_CHUNK_SCHEMA)
+                .put("snapshot_id", chunk.snapshotId())
+                .put("table", chunk.table())
+                .put("chunk", chunk.chunk())
+                .put("table_done", chunk.tableDone())
+                .put("snapshot_done", chunk.snapshotDone());
     }
 
     private static Struct transaction(Struct out, long xid) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.WireFormatException;
@@ -22,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +35,7 @@ class ChangeEnvelopeTest {
         Struct struct = ChangeEnvelope.toStruct(event, ENVELOPE);
 
         assertEquals("shop.public.orders.Envelope", struct.schema().name());
-        assertEquals(1, struct.schema().version());
+        assertEquals(EnvelopeSchemas.VERSION, struct.schema().version());
         assertEquals("u", struct.getString("op"));
         assertEquals(List.of("note"), struct.getArray("unchanged_toast"));
         assertEquals(Map.of("after.amount", "NaN"), struct.getMap("text_values"));
@@ -51,6 +53,30 @@ class ChangeEnvelopeTest {
         assertEquals("2024-03-01T12:30:00.250000Z", struct.getStruct("after").get("placed_at"));
 
         assertEquals(event, ChangeEnvelope.fromStruct(struct));
+    }
+
+    @Test
+    void aChangeOfATableStillBeingSnapshottedSaysSoAndRoundTrips() {
+        ChangeEvent pending = ChangeEvent.builder(Op.DELETE, source(571, Lsn.parse("0/16B3748")), transaction(571, 1))
+                .before(row(1, "1.50", "n"))
+                .pendingSnapshot(true)
+                .build();
+        Struct struct = ChangeEnvelope.toStruct(pending, ENVELOPE);
+        assertEquals(Boolean.TRUE, struct.getBoolean("pending_snapshot"));
+        assertEquals(pending, ChangeEnvelope.fromStruct(struct));
+        assertNull(ChangeEnvelope.toStruct(EnvelopeSamples.update(), ENVELOPE).get("pending_snapshot"));
+    }
+
+    @Test
+    void anEnvelopeOfANewerSchemaVersionIsRefused() {
+        Schema newer = SchemaBuilder.struct()
+                .name("shop.public.orders.Envelope")
+                .version(EnvelopeSchemas.VERSION + 1)
+                .field("op", Schema.STRING_SCHEMA)
+                .build();
+        WireFormatException e = assertThrows(
+                WireFormatException.class, () -> ChangeEnvelope.fromStruct(new Struct(newer).put("op", "c")));
+        assertTrue(e.getMessage().contains("newer pglane source"), e.getMessage());
     }
 
     @Test

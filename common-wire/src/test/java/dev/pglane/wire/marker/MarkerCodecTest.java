@@ -10,6 +10,8 @@ import dev.pglane.wire.Lsn;
 import dev.pglane.wire.WireFormatException;
 import dev.pglane.wire.Xid;
 import java.util.List;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +42,31 @@ class MarkerCodecTest {
         assertEquals("shop.public.orders", collections.get(0).getString("topic"));
         assertNull(struct.get("subxid"));
         assertNull(struct.get("lsn"));
+    }
+
+    @Test
+    void aSnapshotChunksEndSaysWhereTheSnapshotStands() {
+        Struct snapshot = MarkerCodec.toStruct(MarkerSamples.snapshotEnd()).getStruct("snapshot");
+        assertEquals("1700000000000", snapshot.getString("snapshot_id"));
+        assertEquals("public.orders", snapshot.getString("table"));
+        assertEquals(7L, snapshot.getInt64("chunk"));
+        assertTrue(snapshot.getBoolean("table_done"));
+        assertTrue(snapshot.getBoolean("snapshot_done"));
+        assertNull(MarkerCodec.toStruct(MarkerSamples.end()).get("snapshot"));
+        assertThrows(IllegalArgumentException.class, () -> new SnapshotChunk("1", "public.orders", 0, false, true));
+    }
+
+    @Test
+    void aMarkerOfANewerSchemaVersionIsRefusedNamingTheVersion() {
+        Schema newer = SchemaBuilder.struct()
+                .name(MarkerCodec.SCHEMA_NAME)
+                .version(MarkerCodec.VERSION + 1)
+                .field("status", Schema.STRING_SCHEMA)
+                .build();
+        WireFormatException e = assertThrows(
+                WireFormatException.class, () -> MarkerCodec.fromStruct(new Struct(newer).put("status", "END")));
+        assertTrue(e.getMessage().contains("version " + (MarkerCodec.VERSION + 1)), e.getMessage());
+        assertTrue(e.getMessage().contains("upgrade the consumer"), e.getMessage());
     }
 
     @Test

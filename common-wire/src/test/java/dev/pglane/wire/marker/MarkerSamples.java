@@ -22,6 +22,19 @@ public final class MarkerSamples {
                         new DataCollectionCount(DataCollectionCount.MESSAGES, 1, "shop.messages")));
     }
 
+    /** The END of a snapshot chunk: the last of its table and of the snapshot. */
+    public static Marker.End snapshotEnd() {
+        return new Marker.End(
+                4,
+                572,
+                Lsn.parse("0/32B5000"),
+                Lsn.parse("0/32B5030"),
+                1_700_000_000_200_000L,
+                2,
+                List.of(new DataCollectionCount("public.orders", 2, "shop.public.orders")),
+                new SnapshotChunk("1700000000000", "public.orders", 7, true, true));
+    }
+
     public static List<Marker> all() {
         return List.of(
                 new Marker.Begin(4, 571, Lsn.parse("0/32B3B48"), 1_700_000_000_000_001L),
@@ -29,6 +42,7 @@ public final class MarkerSamples {
                 new Marker.Abort(4, 1_700_000_002_000L, 571, 580, Lsn.parse("0/32B4000")),
                 new Marker.Abort(4, 1_700_000_002_000L, 571, 571, Lsn.INVALID),
                 new Marker.Start(5, 1_700_000_003_000L, Lsn.parse("0/32B3B78")),
-                new Marker.Heartbeat(5, 1_700_000_004_000L, Lsn.parse("0/40000000")));
+                new Marker.Heartbeat(5, 1_700_000_004_000L, Lsn.parse("0/40000000")),
+                snapshotEnd());
     }
 }

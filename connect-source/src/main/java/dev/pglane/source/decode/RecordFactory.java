@@ -98,7 +98,8 @@ public final class RecordFactory implements BatchDecoder {
                     after == null ? List.of() : after.unchangedToast(),
                     textValues(before, after),
                     null,
-                    null);
+                    null,
+                    false);
             return envelope(relation.topic(), relation.envelopeSchema(), event, stamp, item.offset());
         } catch (RuntimeException e) {
             throw new ConnectException(
