@@ -23,8 +23,9 @@ import java.util.Map;
  * @param xid the open transaction, or {@code null} between transactions
  * @param ordinal the per-xid ordinal ({@code transaction.total_order}) of the last emitted record, or null
  * @param changeLsn the LSN of the last emitted change, or {@code null}
+ * @param snapshot how far the snapshot under way has got (the source's own text form), or {@code null} when none is
  */
-public record SourceOffset(Lsn commitEndLsn, long generation, Long xid, Long ordinal, Lsn changeLsn) {
+public record SourceOffset(Lsn commitEndLsn, long generation, Long xid, Long ordinal, Lsn changeLsn, String snapshot) {
 
     /** Key of the source partition map. */
     public static final String SERVER = "server";
@@ -34,6 +35,12 @@ public record SourceOffset(Lsn commitEndLsn, long generation, Long xid, Long ord
     public static final String XID = "xid";
     public static final String ORDINAL = "ordinal";
     public static final String CHANGE_LSN = "change_lsn";
+    public static final String SNAPSHOT = "snapshot";
+
+    /** An offset outside any snapshot. */
+    public SourceOffset(Lsn commitEndLsn, long generation, Long xid, Long ordinal, Lsn changeLsn) {
+        this(commitEndLsn, generation, xid, ordinal, changeLsn, null);
+    }
 
     public SourceOffset {
         if (commitEndLsn == null) {
@@ -68,6 +75,9 @@ public record SourceOffset(Lsn commitEndLsn, long generation, Long xid, Long ord
         if (changeLsn != null) {
             map.put(CHANGE_LSN, changeLsn.asLong());
         }
+        if (snapshot != null) {
+            map.put(SNAPSHOT, snapshot);
+        }
         return map;
     }
 
@@ -92,7 +102,20 @@ public record SourceOffset(Lsn commitEndLsn, long generation, Long xid, Long ord
                 generation,
                 number(map, XID, false),
                 number(map, ORDINAL, false),
-                changeLsn == null ? null : Lsn.valueOf(changeLsn));
+                changeLsn == null ? null : Lsn.valueOf(changeLsn),
+                text(map, SNAPSHOT));
+    }
+
+    private static String text(Map<String, ?> map, String key) {
+        Object value = map.get(key);
+        if (value == null || value instanceof String) {
+            return (String) value;
+        }
+        throw WireFormatException.forField(
+                "source offset",
+                key,
+                value,
+                "must be a string, not " + value.getClass().getSimpleName());
     }
 
     private static Long number(Map<String, ?> map, String key, boolean required) {

@@ -39,6 +39,7 @@ public final class PgSourceConfig extends AbstractConfig {
     static final String GROUP_REPLICATION = "Replication";
     static final String GROUP_TOPICS = "Topics";
     static final String GROUP_DECODING = "Decoding";
+    static final String GROUP_SNAPSHOT = "Snapshot";
 
     static final String DATABASE_NAME_DOC =
             "Database to capture. A logical replication slot belongs to one database, so one connector reads one.";
@@ -137,6 +138,25 @@ public final class PgSourceConfig extends AbstractConfig {
             + " consumers that expect Debezium's BEGIN/END pairs. The sink needs only END and ABORT.";
     static final boolean MARKER_BEGIN_ENABLED_DEFAULT = false;
 
+    public static final String SNAPSHOT_MODE = "snapshot.mode";
+    static final String SNAPSHOT_MODE_DOC = "When existing rows are sent. initial: when the connector has no stored"
+            + " offset, every row of the captured tables is sent while changes stream (a connector that already has"
+            + " offsets does not snapshot). never: only changes. initial_only: the initial snapshot, then streaming"
+            + " stops. when_needed: as initial, and also when the stored offset can no longer be served because the"
+            + " slot was lost: the slot is created again and every row sent again.";
+    static final String SNAPSHOT_MODE_DEFAULT = EnumChoice.valueOf(SnapshotMode.INITIAL);
+    static final EnumChoice<SnapshotMode> SNAPSHOT_MODES = EnumChoice.of(SnapshotMode.class);
+
+    public static final String SNAPSHOT_THREADS = "snapshot.threads";
+    static final String SNAPSHOT_THREADS_DOC = "Sessions that read snapshot chunks at once, each with a connection of"
+            + " its own. The chunks of a big table are read by all of them.";
+    static final int SNAPSHOT_THREADS_DEFAULT = 2;
+
+    public static final String SNAPSHOT_CHUNK_ROWS = "snapshot.chunk.rows";
+    static final String SNAPSHOT_CHUNK_ROWS_DOC = "Rows per snapshot chunk: each chunk is read with one COPY and sent"
+            + " as one transaction. A chunk is held in memory until the stream passes its high watermark.";
+    static final int SNAPSHOT_CHUNK_ROWS_DEFAULT = 10_000;
+
     public static final String DECODER_LANES = "decoder.lanes";
     static final String DECODER_LANES_DOC = "Decoder threads that turn pgoutput tuples into records in parallel;"
             + " the stream order is kept whatever the number. 0: one per available core.";
@@ -217,6 +237,18 @@ public final class PgSourceConfig extends AbstractConfig {
         return LOGICAL_MESSAGE_CHOICES.parse(getString(LOGICAL_MESSAGES));
     }
 
+    public SnapshotMode snapshotMode() {
+        return SNAPSHOT_MODES.parse(getString(SNAPSHOT_MODE));
+    }
+
+    public int snapshotThreads() {
+        return getInt(SNAPSHOT_THREADS);
+    }
+
+    public int snapshotChunkRows() {
+        return getInt(SNAPSHOT_CHUNK_ROWS);
+    }
+
     public Duration statusInterval() {
         return Duration.ofMillis(getInt(STATUS_INTERVAL_MS));
     }
@@ -284,6 +316,7 @@ public final class PgSourceConfig extends AbstractConfig {
         defineReplication(new ConfigGroup(def, GROUP_REPLICATION));
         defineTopics(new ConfigGroup(def, GROUP_TOPICS));
         defineDecoding(new ConfigGroup(def, GROUP_DECODING));
+        defineSnapshot(new ConfigGroup(def, GROUP_SNAPSHOT));
         return def;
     }
 
@@ -328,6 +361,20 @@ public final class PgSourceConfig extends AbstractConfig {
                 .define(STRING, TOPIC_SINGLE_NAME_DEFAULT, NamePattern.OPTIONAL_TOPIC_NAME, LOW, TOPIC_SINGLE_NAME_DOC);
         group.key(MARKER_BEGIN_ENABLED, "BEGIN markers", Width.SHORT)
                 .define(BOOLEAN, MARKER_BEGIN_ENABLED_DEFAULT, null, LOW, MARKER_BEGIN_ENABLED_DOC);
+    }
+
+    private static void defineSnapshot(ConfigGroup group) {
+        group.key(SNAPSHOT_MODE, "Snapshot mode", Width.SHORT)
+                .define(STRING, SNAPSHOT_MODE_DEFAULT, SNAPSHOT_MODES, HIGH, SNAPSHOT_MODE_DOC);
+        group.key(SNAPSHOT_THREADS, "Snapshot threads", Width.SHORT)
+                .define(INT, SNAPSHOT_THREADS_DEFAULT, Range.between(1, 64), MEDIUM, SNAPSHOT_THREADS_DOC);
+        group.key(SNAPSHOT_CHUNK_ROWS, "Rows per snapshot chunk", Width.SHORT)
+                .define(
+                        INT,
+                        SNAPSHOT_CHUNK_ROWS_DEFAULT,
+                        Range.between(1, 10_000_000),
+                        MEDIUM,
+                        SNAPSHOT_CHUNK_ROWS_DOC);
     }
 
     private static void defineDecoding(ConfigGroup group) {

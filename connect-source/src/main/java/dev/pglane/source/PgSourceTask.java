@@ -4,6 +4,7 @@ import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.source.offset.AckTracker;
 import dev.pglane.source.reader.ConnectionLoss;
 import dev.pglane.source.reader.ReplicationSession;
+import dev.pglane.source.snapshot.SnapshotProgress;
 import dev.pglane.source.validate.DeliveryRules;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.SourceOffset;
@@ -53,6 +54,8 @@ public final class PgSourceTask extends SourceTask {
     private long lastGeneration = -1;
     /** Where the next session resumes; {@code null}: at the slot's confirmed position. */
     private Lsn resumeLsn;
+    /** The snapshot the next session runs. */
+    private ReplicationSession.Snapshot snapshot = ReplicationSession.Snapshot.NONE;
 
     private Duration backoff;
     private long reconnectAtNanos;
@@ -79,12 +82,48 @@ public final class PgSourceTask extends SourceTask {
             lastGeneration = stored.generation();
             resumeLsn = stored.commitEndLsn();
         }
+        snapshot = firstSnapshot(stored);
         metrics = PgSourceMetrics.create(context, "pglane source " + connectorName, config.decoderLanes());
         try {
             openSession();
         } catch (RetriableException e) {
             scheduleReconnect(e);
         }
+    }
+
+    /**
+     * A connector without offsets snapshots unless told never to; one with offsets continues the snapshot they
+     * record, if any. A connector upgraded from a version without snapshots has offsets and so does not snapshot.
+     */
+    private ReplicationSession.Snapshot firstSnapshot(SourceOffset stored) {
+        SnapshotMode mode = config.snapshotMode();
+        if (stored == null) {
+            return mode == SnapshotMode.NEVER
+                    ? ReplicationSession.Snapshot.NONE
+                    : new ReplicationSession.Snapshot(true, null);
+        }
+        if (stored.snapshot() == null) {
+            return ReplicationSession.Snapshot.NONE;
+        }
+        SnapshotProgress progress;
+        try {
+            progress = SnapshotProgress.parse(stored.snapshot());
+        } catch (IllegalArgumentException e) {
+            throw new ConnectException(
+                    "The stored source offset of " + config.topicPrefix() + " has a snapshot"
+                            + " progress this version cannot read: " + e.getMessage(),
+                    e);
+        }
+        if (mode == SnapshotMode.NEVER) {
+            log.warn(
+                    "pglane source {}: snapshot {} is unfinished, and snapshot.mode=never leaves it so: the rows of"
+                            + " tables {} it has not sent will not reach Kafka",
+                    connectorName,
+                    progress.snapshotId(),
+                    progress.unfinishedTables());
+            return ReplicationSession.Snapshot.NONE;
+        }
+        return new ReplicationSession.Snapshot(false, progress);
     }
 
     private SourceOffset storedOffset() {
@@ -147,7 +186,8 @@ public final class PgSourceTask extends SourceTask {
         try {
             opened = ReplicationSession.open(
                     config,
-                    new ReplicationSession.Start(connectorName, PgSourceConnector.VERSION, generation, resumeLsn),
+                    new ReplicationSession.Start(
+                            connectorName, PgSourceConnector.VERSION, generation, resumeLsn, snapshot),
                     acks,
                     envelopes,
                     new ReplicationSession.Activity(metrics, metrics));
@@ -171,8 +211,16 @@ public final class PgSourceTask extends SourceTask {
     /** Ends a failed session; the next one resumes at the last END (or START, HEARTBEAT) it emitted. */
     private void endSession(ReplicationSession ended) {
         Map<String, ?> last = ended.lastOffset();
-        resumeLsn =
-                last == null ? ended.resumeLsn() : SourceOffset.fromMap(last).commitEndLsn();
+        if (last != null) {
+            SourceOffset offset = SourceOffset.fromMap(last);
+            resumeLsn = offset.commitEndLsn();
+            // the session's START already recorded a new snapshot, so the next continues it
+            snapshot = offset.snapshot() == null
+                    ? ReplicationSession.Snapshot.NONE
+                    : new ReplicationSession.Snapshot(false, SnapshotProgress.parse(offset.snapshot()));
+        } else {
+            resumeLsn = ended.resumeLsn();
+        }
         synchronized (this) {
             if (session == ended) {
                 session = null;

@@ -132,7 +132,9 @@ class PgSourceConfigTest {
     @Test
     void everyKeyHasGroupOrderWidthAndDisplayName() {
         assertEquals(List.of(), ConfigDocsMarkdown.keysWithoutLayout(PgSourceConfig.CONFIG_DEF));
-        assertEquals(List.of("Connection", "Replication", "Topics", "Decoding"), PgSourceConfig.CONFIG_DEF.groups());
+        assertEquals(
+                List.of("Connection", "Replication", "Topics", "Decoding", "Snapshot"),
+                PgSourceConfig.CONFIG_DEF.groups());
     }
 
     @Test

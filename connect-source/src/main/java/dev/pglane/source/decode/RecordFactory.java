@@ -92,14 +92,14 @@ public final class RecordFactory implements BatchDecoder {
                     item.op(),
                     before == null ? null : before.row(),
                     after == null ? null : after.row(),
-                    source(relation.schema(), relation.table(), stamp),
+                    source(relation.schema(), relation.table(), stamp, item.op() == Op.READ),
                     stamp.transaction(),
                     processed,
                     after == null ? List.of() : after.unchangedToast(),
                     textValues(before, after),
                     null,
                     null,
-                    false);
+                    item.pendingSnapshot());
             return envelope(relation.topic(), relation.envelopeSchema(), event, stamp, item.offset());
         } catch (RuntimeException e) {
             throw new ConnectException(
@@ -167,6 +167,11 @@ public final class RecordFactory implements BatchDecoder {
     }
 
     private SourceInfo source(String schema, String table, ChangeStamp stamp) {
+        return source(schema, table, stamp, false);
+    }
+
+    /** @param snapshotRow the record is a snapshot row: Debezium's {@code source.snapshot} is then {@code "true"} */
+    private SourceInfo source(String schema, String table, ChangeStamp stamp, boolean snapshotRow) {
         return new SourceInfo(
                 version,
                 topicPrefix,
@@ -174,7 +179,7 @@ public final class RecordFactory implements BatchDecoder {
                 schema,
                 table,
                 Timestamps.ofMicros(stamp.timeMicros()),
-                null,
+                snapshotRow ? "true" : null,
                 SourceInfo.sequenceOf(stamp.lastCommitLsn(), stamp.lsn()),
                 stamp.xid(),
                 stamp.lsn(),

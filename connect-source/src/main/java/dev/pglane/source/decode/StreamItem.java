@@ -24,12 +24,14 @@ public sealed interface StreamItem {
      *
      * @param oldTuple the old key ({@code 'K'}) or old row ({@code 'O'}), or {@code null}
      * @param newTuple the new row, {@code null} for a delete
+     * @param pendingSnapshot the table's snapshot has rows still to send (the envelope's {@code pending_snapshot})
      */
     record Change(
             RelationDescriptor relation,
             Op op,
             TupleData oldTuple,
             TupleData newTuple,
+            boolean pendingSnapshot,
             ChangeStamp stamp,
             SourceOffset offset)
             implements StreamItem {}

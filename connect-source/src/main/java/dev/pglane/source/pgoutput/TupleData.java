@@ -25,6 +25,28 @@ public final class TupleData {
         this.lengths = lengths;
     }
 
+    /**
+     * A tuple of text and null columns built outside the stream (a snapshot row read with COPY), in the form pgoutput
+     * sends: {@code lengths[i]} bytes of UTF-8 text at {@code offsets[i]} of {@code data}, or a null where
+     * {@code kinds[i]} is {@code 'n'}.
+     *
+     * @throws IllegalArgumentException if a kind is not {@code 't'} or {@code 'n'} or a range leaves {@code data}
+     */
+    public static TupleData ofText(byte[] data, byte[] kinds, int[] offsets, int[] lengths) {
+        if (offsets.length != kinds.length || lengths.length != kinds.length) {
+            throw new IllegalArgumentException("kinds, offsets and lengths must have one entry per column");
+        }
+        for (int i = 0; i < kinds.length; i++) {
+            if (kinds[i] == 'n') {
+                continue;
+            }
+            if (kinds[i] != 't' || offsets[i] < 0 || lengths[i] < 0 || offsets[i] > data.length - lengths[i]) {
+                throw new IllegalArgumentException("column " + i + " is not a text range of the tuple's bytes");
+            }
+        }
+        return new TupleData(data, kinds.clone(), offsets.clone(), lengths.clone());
+    }
+
     /** The number of columns sent (the published columns of the relation). */
     public int size() {
         return kinds.length;

@@ -2,6 +2,7 @@ package dev.pglane.source.reader;
 
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.marker.DataCollectionCount;
+import dev.pglane.wire.marker.SnapshotChunk;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -41,6 +42,11 @@ final class OpenTransaction {
      * @param commitTimeMicros the commit time, or for a streamed one the time its first chunk arrived
      * @param skipped it committed before the resume point: none of its records are emitted again
      */
+    /** The snapshot chunk this transaction carries (its high watermark's), for its END; else null. */
+    private SnapshotChunk snapshotChunk;
+    /** The snapshot progress the offsets carry from this transaction's END on; null: unchanged. */
+    private String progressAfter;
+
     OpenTransaction(long xid, boolean streamed, Lsn commitLsn, long commitTimeMicros, boolean skipped) {
         this.xid = xid;
         this.streamed = streamed;
@@ -102,6 +108,25 @@ final class OpenTransaction {
      *
      * @return whether the subtransaction had any records
      */
+    /** This transaction wrote a chunk's high watermark: it carries the chunk's rows. */
+    void carry(SnapshotChunk chunk, String progress) {
+        this.snapshotChunk = chunk;
+        this.progressAfter = progress;
+    }
+
+    SnapshotChunk snapshotChunk() {
+        return snapshotChunk;
+    }
+
+    /** True if {@link #carry} changes the progress at this transaction's END. */
+    boolean carriesChunk() {
+        return snapshotChunk != null;
+    }
+
+    String progressAfter() {
+        return progressAfter;
+    }
+
     boolean abortSubtransaction(long subxid) {
         Map<String, Long> cancelled = countsBySubxid.remove(subxid);
         if (cancelled == null) {

@@ -10,6 +10,7 @@ import dev.pglane.source.pgoutput.PgOutputParser;
 import dev.pglane.source.pgoutput.ProtocolVersion;
 import dev.pglane.source.pgoutput.StreamCommitMessage;
 import dev.pglane.source.schema.RelationCache;
+import dev.pglane.source.snapshot.SnapshotStream;
 import dev.pglane.wire.Lsn;
 import java.nio.ByteBuffer;
 import java.sql.SQLException;
@@ -51,9 +52,11 @@ public final class ReplicationReader implements Runnable {
     public record Settings(
             String server,
             ServerIdentity identity,
+            ProtocolVersion protocol,
             long generation,
             Lsn resumeLsn,
             boolean beginMarkers,
+            boolean emitMessages,
             String messagesTopic,
             int batchSize,
             Duration statusInterval,
@@ -83,21 +86,23 @@ public final class ReplicationReader implements Runnable {
     /** The last message, wait on a lane or liveness check: what a silent stream is measured from. */
     private long livelyAtNanos = System.nanoTime();
 
-    /** @param emitted how many records the emitter has handed to Connect in this session */
+    /**
+     * @param emitted how many records the emitter has handed to Connect in this session
+     */
     public ReplicationReader(
             Settings settings,
             PGReplicationStream stream,
-            ProtocolVersion protocol,
             RelationCache relations,
             DecoderLanes lanes,
             AckTracker acks,
             LongSupplier emitted,
             FailureSlot failures,
             ReaderActivity activity,
-            StreamLiveness liveness) {
+            StreamLiveness liveness,
+            SnapshotStream snapshot) {
         this.settings = settings;
         this.stream = stream;
-        this.parser = new PgOutputParser(protocol);
+        this.parser = new PgOutputParser(settings.protocol());
         this.dispatcher = new BatchDispatcher(lanes, settings.batchSize(), this::keepAnswering);
         this.tracker = new TransactionTracker(
                 relations,
@@ -105,6 +110,9 @@ public final class ReplicationReader implements Runnable {
                 settings.generation(),
                 settings.resumeLsn(),
                 settings.beginMarkers(),
+                settings.emitMessages(),
+                snapshot,
+                snapshot.progressText(),
                 dispatcher);
         this.acks = acks;
         this.emitted = emitted;

@@ -14,6 +14,9 @@ import dev.pglane.source.pgoutput.ProtocolVersion;
 import dev.pglane.source.schema.JdbcTypeCatalog;
 import dev.pglane.source.schema.RelationCache;
 import dev.pglane.source.schema.RelationDescriptorFactory;
+import dev.pglane.source.snapshot.SnapshotProgress;
+import dev.pglane.source.snapshot.SnapshotRunner;
+import dev.pglane.source.snapshot.SnapshotStream;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.envelope.EnvelopeSchemas;
@@ -51,8 +54,23 @@ public final class ReplicationSession implements AutoCloseable {
      * How a session starts.
      *
      * @param resumeLsn the stored {@code commit_end_lsn}, or {@code null} to start at the slot's position
+     * @param snapshot the snapshot to run while streaming
      */
-    public record Start(String connectorName, String version, long generation, Lsn resumeLsn) {}
+    public record Start(String connectorName, String version, long generation, Lsn resumeLsn, Snapshot snapshot) {}
+
+    /**
+     * Which snapshot a session runs.
+     *
+     * @param begin start a new snapshot of every captured table
+     * @param progress the progress of the snapshot to continue; {@code null} with {@code begin} false: none
+     */
+    public record Snapshot(boolean begin, SnapshotProgress progress) {
+        public static final Snapshot NONE = new Snapshot(false, null);
+
+        boolean runs() {
+            return begin || progress != null;
+        }
+    }
 
     /** The metrics hooks of a session. */
     public record Activity(ReaderActivity reader, LaneActivity lanes) {}
@@ -64,6 +82,7 @@ public final class ReplicationSession implements AutoCloseable {
     private final Thread readerThread;
     private final OrderedEmitter emitter;
     private final Lsn resumeLsn;
+    private final SnapshotRunner snapshot;
 
     private ReplicationSession(
             Connection sql,
@@ -72,7 +91,9 @@ public final class ReplicationSession implements AutoCloseable {
             ReplicationReader reader,
             Thread readerThread,
             OrderedEmitter emitter,
-            Lsn resumeLsn) {
+            Lsn resumeLsn,
+            SnapshotRunner snapshot) {
+        this.snapshot = snapshot;
         this.sql = sql;
         this.replication = replication;
         this.lanes = lanes;
@@ -99,6 +120,8 @@ public final class ReplicationSession implements AutoCloseable {
             Lsn slotLsn = SlotSetup.ensure(
                     sql, config.slotName(), start.resumeLsn(), config.slotRecreate(), start.connectorName());
             Lsn resume = start.resumeLsn() != null ? start.resumeLsn() : slotLsn;
+            FailureSlot failures = new FailureSlot();
+            SnapshotRunner snapshot = start.snapshot().runs() ? planSnapshot(config, start, sql, failures) : null;
             ReplicationConnection replication =
                     ReplicationConnection.open(endpoint, "pglane-" + start.connectorName() + "-reader");
             PGReplicationStream stream;
@@ -107,7 +130,7 @@ public final class ReplicationSession implements AutoCloseable {
                         config.slotName(),
                         config.publicationName(),
                         server.protocol(),
-                        config.logicalMessages() == LogicalMessages.EMIT,
+                        config.logicalMessages() == LogicalMessages.EMIT || snapshot != null,
                         config.streamingMode() == StreamingMode.ON,
                         config.statusInterval(),
                         resume));
@@ -115,8 +138,23 @@ public final class ReplicationSession implements AutoCloseable {
                 replication.abort();
                 throw e;
             }
-            ReplicationSession session =
-                    assemble(config, start, acks, envelopes, activity, sql, replication, stream, server, resume);
+            ReplicationSession session = assemble(
+                    config,
+                    start,
+                    acks,
+                    envelopes,
+                    activity,
+                    new Opened(sql, replication, stream, server, resume),
+                    failures,
+                    snapshot);
+            if (snapshot != null) {
+                try {
+                    snapshot.start();
+                } catch (SQLException | RuntimeException e) {
+                    session.close();
+                    throw e;
+                }
+            }
             log.info(
                     "pglane source {} streaming from PostgreSQL {} at {} (system {}, timeline {}, pgoutput protocol"
                             + " {}): slot {}, publication {}, {} decoder lanes, resume LSN {}, generation {}, streaming {}",
@@ -139,23 +177,49 @@ public final class ReplicationSession implements AutoCloseable {
         }
     }
 
+    /** What {@link #open} has set up when it assembles the session. */
+    private record Opened(
+            Connection sql,
+            ReplicationConnection replication,
+            PGReplicationStream stream,
+            ServerVersion server,
+            Lsn resume) {}
+
+    /** Plans the snapshot: a new one over the tables the publication sends, or the rest of the stored one. */
+    private static SnapshotRunner planSnapshot(PgSourceConfig config, Start start, Connection sql, FailureSlot failures)
+            throws SQLException {
+        SnapshotRunner.Settings settings = new SnapshotRunner.Settings(
+                start.connectorName(),
+                config.topicPrefix(),
+                start.generation(),
+                config.snapshotThreads(),
+                config.snapshotChunkRows(),
+                config.database());
+        return SnapshotRunner.plan(
+                settings,
+                start.snapshot().begin() ? null : start.snapshot().progress(),
+                sql,
+                config.publicationName(),
+                failures);
+    }
+
     private static ReplicationSession assemble(
             PgSourceConfig config,
             Start start,
             AckTracker acks,
             EnvelopeSchemas envelopes,
             Activity activity,
-            Connection sql,
-            ReplicationConnection replication,
-            PGReplicationStream stream,
-            ServerVersion server,
-            Lsn resume) {
+            Opened opened,
+            FailureSlot failures,
+            SnapshotRunner snapshot) {
+        Connection sql = opened.sql();
+        ReplicationConnection replication = opened.replication();
+        Lsn resume = opened.resume();
         // the reader's liveness check and type lookups run on this connection: neither may hang on a dead server
         boundReads(sql, config.statusInterval());
         TopicNames topics = config.topicNames();
         RelationCache relations = new RelationCache(new RelationDescriptorFactory(
                 topics.prefix(), topics, config.numericMapping(), envelopes, new JdbcTypeCatalog(sql)));
-        FailureSlot failures = new FailureSlot();
         RecordFactory records =
                 new RecordFactory(start.version(), config.database().database(), topics, envelopes);
         DecoderLanes lanes = new DecoderLanes(
@@ -169,29 +233,31 @@ public final class ReplicationSession implements AutoCloseable {
         ReplicationReader.Settings settings = new ReplicationReader.Settings(
                 config.database().address(),
                 replication.identity(),
+                opened.server().protocol(),
                 start.generation(),
                 resume,
                 config.markerBeginEnabled(),
+                config.logicalMessages() == LogicalMessages.EMIT,
                 topics.messagesTopic(),
                 config.decoderBatchSize(),
                 config.statusInterval(),
                 config.heartbeatInterval().orElse(Duration.ZERO));
         ReplicationReader reader = new ReplicationReader(
                 settings,
-                stream,
-                server.protocol(),
+                opened.stream(),
                 relations,
                 lanes,
                 acks,
                 emitter::emitted,
                 failures,
                 activity.reader(),
-                new SlotLiveness(sql, config.slotName(), replication.walsenderPid()));
+                new SlotLiveness(sql, config.slotName(), replication.walsenderPid()),
+                new SnapshotStream(config.topicPrefix(), start.generation(), snapshot));
         Thread readerThread = new Thread(reader, "pglane-" + start.connectorName() + "-reader");
         readerThread.setDaemon(true);
         lanes.start();
         readerThread.start();
-        return new ReplicationSession(sql, replication, lanes, reader, readerThread, emitter, resume);
+        return new ReplicationSession(sql, replication, lanes, reader, readerThread, emitter, resume, snapshot);
     }
 
     /** The next records in stream order; see {@link OrderedEmitter#poll}. */
@@ -232,6 +298,9 @@ public final class ReplicationSession implements AutoCloseable {
     @Override
     public void close() {
         long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
+        if (snapshot != null) {
+            snapshot.close();
+        }
         reader.stop();
         // Wakes the reader from its park or its wait on a full lane at once, rather than after the slice.
         readerThread.interrupt();

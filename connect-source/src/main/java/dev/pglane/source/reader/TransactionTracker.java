@@ -19,6 +19,7 @@ import dev.pglane.source.pgoutput.TypeMessage;
 import dev.pglane.source.pgoutput.UpdateMessage;
 import dev.pglane.source.schema.RelationCache;
 import dev.pglane.source.schema.RelationDescriptor;
+import dev.pglane.source.snapshot.SnapshotStream;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.SourceOffset;
 import dev.pglane.wire.Xid;
@@ -53,6 +54,8 @@ public final class TransactionTracker {
     private final long generation;
     private final Lsn resumeLsn;
     private final boolean beginMarkers;
+    private final boolean emitMessages;
+    private final SnapshotStream snapshot;
     private final ItemSink sink;
     private final Set<String> warnedTables = new HashSet<>();
 
@@ -60,6 +63,8 @@ public final class TransactionTracker {
     private Lsn lastEndLsn;
     /** The commit LSN of the last committed transaction, for {@code source.sequence}; null before one. */
     private Lsn lastCommitLsn;
+    /** The snapshot progress every offset carries; {@code null} when no snapshot is under way. */
+    private String snapshotProgress;
 
     private OpenTransaction current;
     private final Map<Long, OpenTransaction> streams = new HashMap<>();
@@ -70,6 +75,8 @@ public final class TransactionTracker {
      * @param messagesTopic the topic of logical decoding messages, named in END counts
      * @param resumeLsn where replication resumed; a transaction committed before it is not emitted again
      * @param beginMarkers also emit a BEGIN marker before each transaction's first record
+     * @param emitMessages emit logical decoding messages other than snapshot watermarks as records
+     * @param snapshotProgress the snapshot progress the session starts with, {@code null} when none is under way
      */
     public TransactionTracker(
             RelationCache relations,
@@ -77,12 +84,18 @@ public final class TransactionTracker {
             long generation,
             Lsn resumeLsn,
             boolean beginMarkers,
+            boolean emitMessages,
+            SnapshotStream snapshot,
+            String snapshotProgress,
             ItemSink sink) {
         this.relations = relations;
         this.messagesTopic = messagesTopic;
         this.generation = generation;
         this.resumeLsn = resumeLsn;
         this.beginMarkers = beginMarkers;
+        this.emitMessages = emitMessages;
+        this.snapshot = snapshot;
+        this.snapshotProgress = snapshotProgress;
         this.sink = sink;
         this.lastEndLsn = resumeLsn;
     }
@@ -90,14 +103,13 @@ public final class TransactionTracker {
     /** Emits the START marker, naming the server, which must come before anything else of the session. */
     public void start(long nowMillis, ServerIdentity server) throws InterruptedException, SQLException {
         Marker start = new Marker.Start(generation, nowMillis, resumeLsn, server.systemId(), server.timeline());
-        sink.add(new StreamItem.MarkerItem(start, SourceOffset.between(resumeLsn, generation)));
+        sink.add(new StreamItem.MarkerItem(start, between(resumeLsn)));
     }
 
     /** Emits a HEARTBEAT for a server position confirmed while nothing is in flight. */
     public void heartbeat(Lsn position, long nowMillis) throws InterruptedException, SQLException {
         lastEndLsn = Lsn.max(lastEndLsn, position);
-        sink.add(new StreamItem.MarkerItem(
-                new Marker.Heartbeat(generation, nowMillis, position), SourceOffset.between(lastEndLsn, generation)));
+        sink.add(new StreamItem.MarkerItem(new Marker.Heartbeat(generation, nowMillis, position), between(lastEndLsn)));
     }
 
     /** True while a chunk of a streamed transaction is open: the parser must then expect xids. */
@@ -155,9 +167,16 @@ public final class TransactionTracker {
             return;
         }
         RelationDescriptor relation = relations.get(relationId, insideStream ? streamXid : Xid.NONE);
+        if (!insideStream) {
+            snapshot.changed(relationId, txn.xid(), op, old, now);
+        }
+        if (snapshot.heldBack(relationId)) {
+            return;
+        }
         String collection = DataCollectionCount.of(relation.schema(), relation.table());
         ChangeStamp stamp = stamp(txn, collection, relation.topic(), xid, lsn, receiveMicros);
-        sink.add(new StreamItem.Change(relation, op, old, now, stamp, offset(stamp)));
+        boolean pending = snapshot.pending(relationId);
+        sink.add(new StreamItem.Change(relation, op, old, now, pending, stamp, offset(stamp)));
     }
 
     private void truncate(TruncateMessage message, Lsn lsn, long receiveMicros)
@@ -169,6 +188,12 @@ public final class TransactionTracker {
         TruncateInfo options = new TruncateInfo(message.cascade(), message.restartIdentity());
         for (int relationId : message.relationIds()) {
             RelationDescriptor relation = relations.get(relationId, insideStream ? streamXid : Xid.NONE);
+            if (!insideStream) {
+                snapshot.changed(relationId, txn.xid(), Op.TRUNCATE, null, null);
+            }
+            if (snapshot.heldBack(relationId)) {
+                continue;
+            }
             String collection = DataCollectionCount.of(relation.schema(), relation.table());
             ChangeStamp stamp = stamp(txn, collection, relation.topic(), message.xid(), lsn, receiveMicros);
             sink.add(new StreamItem.Truncate(relation, options, stamp, offset(stamp)));
@@ -177,11 +202,18 @@ public final class TransactionTracker {
 
     private void logicalMessage(LogicalDecodingMessage message, Lsn lsn, long receiveMicros)
             throws InterruptedException, SQLException {
+        if (SnapshotStream.isWatermark(message.prefix())) {
+            watermark(message, lsn, receiveMicros);
+            return;
+        }
+        if (!emitMessages) {
+            return;
+        }
         LogicalMessage content = new LogicalMessage(message.prefix(), message.content(), message.transactional());
         if (!message.transactional()) {
             ChangeStamp stamp =
                     new ChangeStamp(Xid.NONE, null, 0, 0, message.lsn(), receiveMicros, lastCommitLsn, generation);
-            sink.add(new StreamItem.Message(content, stamp, SourceOffset.between(lastEndLsn, generation)));
+            sink.add(new StreamItem.Message(content, stamp, between(lastEndLsn)));
             return;
         }
         OpenTransaction txn = transactionOf("a transactional logical decoding message", lsn);
@@ -191,6 +223,34 @@ public final class TransactionTracker {
         ChangeStamp stamp =
                 stamp(txn, DataCollectionCount.MESSAGES, messagesTopic, message.xid(), message.lsn(), receiveMicros);
         sink.add(new StreamItem.Message(content, stamp, offset(stamp)));
+    }
+
+    /**
+     * A snapshot watermark. A high watermark of this run makes its transaction carry the chunk: the chunk's rows as
+     * {@code op = r} records, and an END (also when there are no rows) saying where the snapshot stands. One of an
+     * earlier run makes its transaction end with no records, replacing a copy that run may have left incomplete.
+     */
+    private void watermark(LogicalDecodingMessage message, Lsn lsn, long receiveMicros)
+            throws InterruptedException, SQLException {
+        SnapshotStream.Received received = snapshot.received(message);
+        if (received.kind() == SnapshotStream.Kind.NONE) {
+            return;
+        }
+        OpenTransaction txn = transactionOf("a snapshot watermark", lsn);
+        if (txn.skipped()) {
+            return;
+        }
+        announce(txn);
+        if (received.kind() == SnapshotStream.Kind.ORPHAN) {
+            return;
+        }
+        RelationDescriptor relation = relations.describe(received.relation());
+        String collection = DataCollectionCount.of(relation.schema(), relation.table());
+        for (TupleData row : received.rows()) {
+            ChangeStamp stamp = stamp(txn, collection, relation.topic(), message.xid(), lsn, receiveMicros);
+            sink.add(new StreamItem.Change(relation, Op.READ, null, row, false, stamp, offset(stamp)));
+        }
+        txn.carry(received.chunk(), received.progress());
     }
 
     /** Counts a record of {@code txn}, announcing the transaction first if this is its first record. */
@@ -213,7 +273,11 @@ public final class TransactionTracker {
     }
 
     private SourceOffset offset(ChangeStamp stamp) {
-        return new SourceOffset(lastEndLsn, generation, stamp.xid(), stamp.ordinal(), stamp.lsn());
+        return new SourceOffset(lastEndLsn, generation, stamp.xid(), stamp.ordinal(), stamp.lsn(), snapshotProgress);
+    }
+
+    private SourceOffset between(Lsn endLsn) {
+        return new SourceOffset(endLsn, generation, null, null, null, snapshotProgress);
     }
 
     /** BEGIN goes out lazily, with the first record, so that a transaction with none leaves no trace. */
@@ -229,7 +293,7 @@ public final class TransactionTracker {
     }
 
     private SourceOffset inTransaction(long xid) {
-        return new SourceOffset(lastEndLsn, generation, xid, null, null);
+        return new SourceOffset(lastEndLsn, generation, xid, null, null, snapshotProgress);
     }
 
     private OpenTransaction transactionOf(String what, Lsn lsn) {
@@ -275,8 +339,12 @@ public final class TransactionTracker {
         }
         List<DataCollectionCount> counts = txn.dataCollections();
         long events = counts.stream().mapToLong(DataCollectionCount::eventCount).sum();
-        Marker end = new Marker.End(generation, txn.xid(), commitLsn, endLsn, commitTimeMicros, events, counts);
-        sink.add(new StreamItem.MarkerItem(end, SourceOffset.between(lastEndLsn, generation)));
+        Marker end = new Marker.End(
+                generation, txn.xid(), commitLsn, endLsn, commitTimeMicros, events, counts, txn.snapshotChunk());
+        if (txn.carriesChunk()) {
+            snapshotProgress = txn.progressAfter(); // only the END's offset says the chunk is out
+        }
+        sink.add(new StreamItem.MarkerItem(end, between(lastEndLsn)));
     }
 
     private void relation(RelationMessage message) {
@@ -290,6 +358,7 @@ public final class TransactionTracker {
                         message.columns())
                 : message;
         RelationDescriptor relation = relations.apply(scoped);
+        snapshot.relationChanged(relation.relationId());
         char identity = relation.replicaIdentity();
         String name = relation.schema() + "." + relation.table();
         if (!relation.hasKey() && (identity == 'n' || identity == 'd') && warnedTables.add(name)) {
@@ -335,6 +404,7 @@ public final class TransactionTracker {
                     + (insideStream ? " inside a streamed chunk" : ", but no chunk of it was streamed"));
         }
         relations.commitStream(message.xid());
+        snapshot.streamedCommit(message.xid());
         end(txn, message.commitLsn(), message.endLsn(), message.commitTimeMicros());
     }
 

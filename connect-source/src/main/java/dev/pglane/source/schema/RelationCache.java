@@ -44,6 +44,17 @@ public final class RelationCache {
         return descriptor;
     }
 
+    /**
+     * The descriptor of rows read outside the stream (a snapshot chunk) whose columns {@code message} gives: the
+     * current one when it has the same columns, so the rows share the stream's schema, else a new one that is not
+     * kept (the stream's own Relation message decides what its changes use).
+     */
+    public RelationDescriptor describe(RelationMessage message) {
+        RelationDescriptor created = factory.create(message);
+        RelationDescriptor current = main.get(created.relationId());
+        return current != null && current.columns().equals(created.columns()) ? current : created;
+    }
+
     /** A Type message: the catalog forgets what it cached about the type before the Relation that uses it. */
     public void apply(TypeMessage message) {
         factory.announced(message);

@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.source.offset.TrackedRecord;
-import dev.pglane.source.pgoutput.InsertMessage;
-import dev.pglane.source.pgoutput.PgOutputParser;
-import dev.pglane.source.pgoutput.ProtocolVersion;
 import dev.pglane.source.pgoutput.RelationColumn;
 import dev.pglane.source.pgoutput.RelationMessage;
+import dev.pglane.source.pgoutput.TestTuples;
 import dev.pglane.source.pgoutput.TupleData;
 import dev.pglane.source.schema.RelationDescriptor;
 import dev.pglane.source.schema.RelationDescriptorFactory;
@@ -30,11 +28,7 @@ import dev.pglane.wire.marker.Marker;
 import dev.pglane.wire.marker.MarkerCodec;
 import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
@@ -56,29 +50,8 @@ class RecordFactoryTest {
                     'd',
                     List.of(new RelationColumn("id", 23, -1, true), new RelationColumn("note", 25, -1, false))));
 
-    /** A tuple as pgoutput sends it: each value {@code null} ('n'), "\u0000u" (unchanged TOAST) or text. */
-    private static TupleData tuple(String... values) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        DataOutputStream out = new DataOutputStream(bytes);
-        out.writeByte('I');
-        out.writeInt(16_001);
-        out.writeByte('N');
-        out.writeShort(values.length);
-        for (String value : values) {
-            if (value == null) {
-                out.writeByte('n');
-            } else if (value.equals("\u0000u")) {
-                out.writeByte('u');
-            } else {
-                byte[] text = value.getBytes(StandardCharsets.UTF_8);
-                out.writeByte('t');
-                out.writeInt(text.length);
-                out.write(text);
-            }
-        }
-        InsertMessage insert = (InsertMessage)
-                new PgOutputParser(ProtocolVersion.V4).parse(ByteBuffer.wrap(bytes.toByteArray()), false);
-        return insert.newTuple();
+    private static TupleData tuple(String... values) {
+        return TestTuples.of(values);
     }
 
     private static ChangeStamp stamp(long ordinal) {
@@ -88,7 +61,13 @@ class RecordFactoryTest {
     private StreamItem.Change change(Op op, TupleData old, TupleData now) {
         ChangeStamp stamp = stamp(1);
         return new StreamItem.Change(
-                orders, op, old, now, stamp, new SourceOffset(Lsn.valueOf(0x90), 3, 500L, 1L, Lsn.valueOf(0x100)));
+                orders,
+                op,
+                old,
+                now,
+                false,
+                stamp,
+                new SourceOffset(Lsn.valueOf(0x90), 3, 500L, 1L, Lsn.valueOf(0x100)));
     }
 
     @Test

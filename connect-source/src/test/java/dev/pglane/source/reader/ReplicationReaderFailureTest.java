@@ -9,6 +9,7 @@ import dev.pglane.source.emit.FailureSlot;
 import dev.pglane.source.offset.AckTracker;
 import dev.pglane.source.pgoutput.ProtocolVersion;
 import dev.pglane.source.schema.RelationCache;
+import dev.pglane.source.snapshot.SnapshotStream;
 import dev.pglane.wire.Lsn;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -94,8 +95,10 @@ class ReplicationReaderFailureTest {
         ReplicationReader.Settings settings = new ReplicationReader.Settings(
                 "127.0.0.1:5432",
                 new ServerIdentity("7300000000000000000", 1),
+                ProtocolVersion.forServer(170_000),
                 1,
                 Lsn.parse("0/10"),
+                false,
                 false,
                 "shop.messages",
                 8,
@@ -104,14 +107,14 @@ class ReplicationReaderFailureTest {
         ReplicationReader reader = new ReplicationReader(
                 settings,
                 stream,
-                ProtocolVersion.forServer(170_000),
                 new RelationCache(null),
                 lanes,
                 new AckTracker(),
                 () -> 0L,
                 failures,
                 ReaderActivity.NONE,
-                liveness);
+                liveness,
+                new SnapshotStream("shop", 1, null));
         lanes.start();
         Thread thread = new Thread(reader, "reader-under-test");
         thread.start();

@@ -24,6 +24,7 @@ import dev.pglane.source.pgoutput.TruncateMessage;
 import dev.pglane.source.pgoutput.UpdateMessage;
 import dev.pglane.source.schema.RelationCache;
 import dev.pglane.source.schema.RelationDescriptorFactory;
+import dev.pglane.source.snapshot.SnapshotStream;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.SourceOffset;
 import dev.pglane.wire.TopicNames;
@@ -53,7 +54,16 @@ class TransactionTrackerTest {
     private TransactionTracker tracker(Lsn resume, boolean beginMarkers) {
         RelationCache relations = new RelationCache(new RelationDescriptorFactory(
                 "shop", TOPICS, NumericMapping.PRECISE, new EnvelopeSchemas(), PgColumnType::of));
-        return new TransactionTracker(relations, TOPICS.messagesTopic(), GEN, resume, beginMarkers, items::add);
+        return new TransactionTracker(
+                relations,
+                TOPICS.messagesTopic(),
+                GEN,
+                resume,
+                beginMarkers,
+                true,
+                new SnapshotStream("shop", GEN, null),
+                null,
+                items::add);
     }
 
     private static RelationMessage relation(long xid, int id, String table) {

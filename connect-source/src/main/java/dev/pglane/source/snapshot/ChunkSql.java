@@ -1,0 +1,92 @@
+package dev.pglane.source.snapshot;
+
+import dev.pglane.source.pgoutput.RelationColumn;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.StringJoiner;
+import org.postgresql.core.BaseConnection;
+
+/**
+ * The SQL text of a chunk's queries. COPY takes no bind parameters, so a chunk's bounds go into the text as literals:
+ * each value is the server's own text of a key value, written by {@code escapeLiteral} (the session has
+ * {@code standard_conforming_strings} on, as every supported server does by default) and cast to the type name the
+ * server formatted for the column. Identifiers are quoted. Nothing else goes into the text.
+ */
+final class ChunkSql {
+    private final BaseConnection connection;
+
+    ChunkSql(BaseConnection connection) {
+        this.connection = connection;
+    }
+
+    /** {@code COPY (SELECT <published columns> FROM ONLY <table> WHERE <range>) TO STDOUT}. */
+    String copy(Chunk chunk) throws SQLException {
+        StringJoiner columns = new StringJoiner(", ");
+        for (RelationColumn column : chunk.table().columns()) {
+            columns.add(quote(column.name()));
+        }
+        return "COPY (SELECT " + columns + " FROM ONLY " + table(chunk.table()) + where(chunk) + ") TO STDOUT";
+    }
+
+    /**
+     * The query for the start of the chunk after one starting at {@code lower}: the key {@code rows} rows further on,
+     * in key order, or no row when the rest of the table fits in one chunk.
+     */
+    String nextKey(SnapshotTable table, ChunkBound.Key lower, long rows) throws SQLException {
+        StringJoiner select = new StringJoiner(", ");
+        for (SnapshotTable.KeyColumn key : table.chunkKey()) {
+            select.add(quote(key.name()) + "::pg_catalog.text");
+        }
+        String from = lower == null ? "" : " WHERE " + keyComparison(table, ">=", lower);
+        // qualified, so ORDER BY sorts by the key columns, not by the text output columns of the same names
+        StringJoiner order = new StringJoiner(", ");
+        for (SnapshotTable.KeyColumn key : table.chunkKey()) {
+            order.add(table(table) + "." + quote(key.name()));
+        }
+        return "SELECT " + select + " FROM ONLY " + table(table) + from + " ORDER BY " + order + " OFFSET " + rows
+                + " LIMIT 1";
+    }
+
+    private String where(Chunk chunk) throws SQLException {
+        SnapshotTable table = chunk.table();
+        StringJoiner conditions = new StringJoiner(" AND ", " WHERE ", "").setEmptyValue("");
+        if (chunk.lower() != null) {
+            conditions.add(comparison(table, ">=", chunk.lower()));
+        }
+        if (chunk.upper() != null) {
+            conditions.add(comparison(table, "<", chunk.upper()));
+        }
+        return conditions.toString();
+    }
+
+    private String comparison(SnapshotTable table, String operator, ChunkBound bound) throws SQLException {
+        return keyComparison(table, operator, (ChunkBound.Key) bound);
+    }
+
+    /** A row comparison, {@code (a, b) >= ('1'::integer, 'x'::text)}, which a btree index on the key serves. */
+    private String keyComparison(SnapshotTable table, String operator, ChunkBound.Key bound) throws SQLException {
+        List<SnapshotTable.KeyColumn> key = table.chunkKey();
+        StringJoiner values = new StringJoiner(", ", "(", ")");
+        for (int i = 0; i < key.size(); i++) {
+            values.add(connection.escapeLiteral(bound.values().get(i)) + "::"
+                    + key.get(i).typeName());
+        }
+        return "(" + keyList(table) + ") " + operator + " " + values;
+    }
+
+    private String keyList(SnapshotTable table) throws SQLException {
+        StringJoiner names = new StringJoiner(", ");
+        for (SnapshotTable.KeyColumn key : table.chunkKey()) {
+            names.add(quote(key.name()));
+        }
+        return names.toString();
+    }
+
+    private String table(SnapshotTable table) throws SQLException {
+        return quote(table.schema()) + "." + quote(table.table());
+    }
+
+    private String quote(String identifier) throws SQLException {
+        return connection.escapeIdentifier(identifier);
+    }
+}

@@ -1,0 +1,104 @@
+package dev.pglane.source.snapshot;
+
+import dev.pglane.source.pgoutput.RelationColumn;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads which tables a snapshot covers, and how, from the catalog: exactly the relations the publication sends
+ * changes for ({@code pg_publication_tables}: the partitions of a partitioned table, not its root), with the columns
+ * pgoutput publishes (its column list from PostgreSQL 15, else every column but generated ones) and their key flags as
+ * pgoutput sets them (every column under REPLICA IDENTITY FULL, else the identity index's).
+ */
+final class SnapshotCatalog {
+    private SnapshotCatalog() {}
+
+    static List<SnapshotTable> tables(Connection sql, String publication) throws SQLException {
+        boolean columnLists = sql.getMetaData().getDatabaseMajorVersion() >= 15;
+        String published = columnLists ? "a.attname = ANY (pt.attnames)" : "a.attgenerated = ''";
+        String query = "SELECT c.oid, n.nspname, c.relname, c.relreplident, a.attname, a.atttypid, a.atttypmod,"
+                + " c.relreplident = 'f' OR EXISTS (SELECT 1 FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid"
+                + " AND a.attnum = ANY (i.indkey) AND ((c.relreplident = 'd' AND i.indisprimary)"
+                + " OR (c.relreplident = 'i' AND i.indisreplident)))"
+                + " FROM pg_catalog.pg_publication_tables pt"
+                + " JOIN pg_catalog.pg_namespace n ON n.nspname = pt.schemaname"
+                + " JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = pt.tablename"
+                + " JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
+                + " WHERE pt.pubname = ? AND " + published
+                + " ORDER BY n.nspname, c.relname, a.attnum";
+        Map<Integer, Builder> tables = new LinkedHashMap<>();
+        try (PreparedStatement st = sql.prepareStatement(query)) {
+            st.setString(1, publication);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    int oid = (int) rs.getLong(1);
+                    Builder table = tables.computeIfAbsent(
+                            oid,
+                            o -> new Builder(
+                                    o,
+                                    string(rs, 2),
+                                    string(rs, 3),
+                                    string(rs, 4).charAt(0)));
+                    table.columns.add(
+                            new RelationColumn(rs.getString(5), (int) rs.getLong(6), rs.getInt(7), rs.getBoolean(8)));
+                }
+            }
+        }
+        List<SnapshotTable> out = new ArrayList<>();
+        for (Builder table : tables.values()) {
+            out.add(new SnapshotTable(
+                    table.oid, table.schema, table.table, table.identity, table.columns, chunkKey(sql, table.oid)));
+        }
+        return out;
+    }
+
+    /** The primary key's columns, else the replica identity index's, in index order. */
+    private static List<SnapshotTable.KeyColumn> chunkKey(Connection sql, int oid) throws SQLException {
+        String query = "SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod)"
+                + " FROM (SELECT i.indrelid, i.indkey FROM pg_catalog.pg_index i"
+                + " WHERE i.indrelid = ? AND (i.indisprimary OR i.indisreplident)"
+                + " ORDER BY i.indisprimary DESC LIMIT 1) k"
+                + " CROSS JOIN LATERAL pg_catalog.generate_subscripts(k.indkey::pg_catalog.int2[], 1) AS p(position)"
+                + " JOIN pg_catalog.pg_attribute a ON a.attrelid = k.indrelid AND a.attnum = (k.indkey::pg_catalog.int2[])[p.position]"
+                + " ORDER BY p.position";
+        List<SnapshotTable.KeyColumn> key = new ArrayList<>();
+        try (PreparedStatement st = sql.prepareStatement(query)) {
+            st.setLong(1, Integer.toUnsignedLong(oid));
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    key.add(new SnapshotTable.KeyColumn(rs.getString(1), rs.getString(2)));
+                }
+            }
+        }
+        return key;
+    }
+
+    private static String string(ResultSet rs, int column) {
+        try {
+            return rs.getString(column);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static final class Builder {
+        final int oid;
+        final String schema;
+        final String table;
+        final char identity;
+        final List<RelationColumn> columns = new ArrayList<>();
+
+        Builder(int oid, String schema, String table, char identity) {
+            this.oid = oid;
+            this.schema = schema;
+            this.table = table;
+            this.identity = identity;
+        }
+    }
+}

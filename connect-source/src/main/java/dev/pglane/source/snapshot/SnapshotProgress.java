@@ -1,0 +1,152 @@
+package dev.pglane.source.snapshot;
+
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How far a snapshot has got, as the source offset carries it: per table, the bound below which every chunk has been
+ * sent and committed with its transaction's END, or that the table is done. A restart continues each table from its
+ * bound, so it sends again at most the chunks that were in flight, never a chunk's effect twice over: a chunk sent
+ * again is read afresh and overwrites the rows with their current values.
+ *
+ * <p>The text form is {@code 1;<snapshot id>;<table>=<state>;...}, every part URL-encoded, a state being {@code -}
+ * (not started), {@code *} (done) or {@code k<value>,<value>...}.
+ */
+public final class SnapshotProgress {
+    private static final String VERSION = "1";
+
+    private final String snapshotId;
+    private final Map<String, ChunkBound> doneBelow;
+    private final List<String> done;
+
+    private SnapshotProgress(String snapshotId, Map<String, ChunkBound> doneBelow, List<String> done) {
+        this.snapshotId = snapshotId;
+        this.doneBelow = doneBelow;
+        this.done = done;
+    }
+
+    /** A snapshot of {@code tables} ({@code schema.table}) that has not sent anything yet. */
+    public static SnapshotProgress start(String snapshotId, List<String> tables) {
+        Map<String, ChunkBound> bounds = new LinkedHashMap<>();
+        tables.forEach(t -> bounds.put(t, null));
+        return new SnapshotProgress(snapshotId, bounds, List.of());
+    }
+
+    public String snapshotId() {
+        return snapshotId;
+    }
+
+    /** The tables with rows still to send, for messages. */
+    public List<String> unfinishedTables() {
+        return List.copyOf(doneBelow.keySet());
+    }
+
+    /** The tables still to be sent, each with the bound it continues from ({@code null}: its start). */
+    Map<String, ChunkBound> remaining() {
+        return Collections.unmodifiableMap(doneBelow);
+    }
+
+    boolean isDone(String table) {
+        return done.contains(table);
+    }
+
+    /** This progress with {@code table} continuing from {@code bound}, or done when {@code bound} is null. */
+    SnapshotProgress with(String table, ChunkBound bound, boolean tableDone) {
+        Map<String, ChunkBound> bounds = new LinkedHashMap<>(doneBelow);
+        List<String> finished = new ArrayList<>(done);
+        if (tableDone) {
+            bounds.remove(table);
+            if (!finished.contains(table)) {
+                finished.add(table);
+            }
+        } else {
+            bounds.put(table, bound);
+        }
+        return new SnapshotProgress(snapshotId, bounds, List.copyOf(finished));
+    }
+
+    /** True when every table is done. */
+    boolean complete() {
+        return doneBelow.isEmpty();
+    }
+
+    public String toText() {
+        StringBuilder text = new StringBuilder(VERSION).append(';').append(encode(snapshotId));
+        for (Map.Entry<String, ChunkBound> table : doneBelow.entrySet()) {
+            text.append(';').append(encode(table.getKey())).append('=').append(state(table.getValue()));
+        }
+        for (String table : done) {
+            text.append(';').append(encode(table)).append("=*");
+        }
+        return text.toString();
+    }
+
+    /** @throws IllegalArgumentException naming the problem if {@code text} is not a progress text */
+    public static SnapshotProgress parse(String text) {
+        String[] parts = text.split(";", -1);
+        if (parts.length < 2 || !parts[0].equals(VERSION)) {
+            throw new IllegalArgumentException("not a pglane snapshot progress of version " + VERSION + ": " + text);
+        }
+        Map<String, ChunkBound> bounds = new LinkedHashMap<>();
+        List<String> finished = new ArrayList<>();
+        for (int i = 2; i < parts.length; i++) {
+            int eq = parts[i].indexOf('=');
+            if (eq < 1) {
+                throw new IllegalArgumentException("snapshot progress entry without a table: " + parts[i]);
+            }
+            String table = decode(parts[i].substring(0, eq));
+            String state = parts[i].substring(eq + 1);
+            if (state.equals("*")) {
+                finished.add(table);
+            } else {
+                bounds.put(table, bound(state));
+            }
+        }
+        return new SnapshotProgress(decode(parts[1]), bounds, List.copyOf(finished));
+    }
+
+    private static String state(ChunkBound bound) {
+        if (bound == null) {
+            return "-";
+        }
+        List<String> values = ((ChunkBound.Key) bound).values();
+        StringBuilder text = new StringBuilder("k");
+        for (int i = 0; i < values.size(); i++) {
+            text.append(i == 0 ? "" : ",").append(encode(values.get(i)));
+        }
+        return text.toString();
+    }
+
+    private static ChunkBound bound(String state) {
+        if (state.equals("-")) {
+            return null;
+        }
+        if (state.startsWith("k")) {
+            List<String> values = new ArrayList<>();
+            for (String value : state.substring(1).split(",", -1)) {
+                values.add(decode(value));
+            }
+            return new ChunkBound.Key(values);
+        }
+        throw new IllegalArgumentException("unknown snapshot progress state " + state);
+    }
+
+    private static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+
+    private static String decode(String text) {
+        return URLDecoder.decode(text, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String toString() {
+        return toText();
+    }
+}

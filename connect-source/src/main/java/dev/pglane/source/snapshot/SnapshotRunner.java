@@ -1,0 +1,308 @@
+package dev.pglane.source.snapshot;
+
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.source.emit.FailureSlot;
+import dev.pglane.source.reader.ConnectionLoss;
+import dev.pglane.source.values.SessionSettings;
+import dev.pglane.wire.marker.SnapshotChunk;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.postgresql.PGProperty;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The snapshot of one replication session: {@code snapshot.threads} threads, each with a connection of its own, take
+ * the next chunk (a chunk to read again first, then the next cut of the first table not yet cut through), read it
+ * between its watermarks and wait until the reader thread has sent it or handed it back. Tables are cut one after the
+ * other, so a big table's chunks are read by every thread at once. The stream never waits for a chunk: the reader
+ * only looks at its watermarks when it passes them.
+ *
+ * <p>What the reader thread decides at a high watermark (sent, or read again) comes back through {@link #sent} and
+ * {@link #retry}, which also keep the progress the source offset carries.
+ */
+public final class SnapshotRunner implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SnapshotRunner.class);
+    /** Reads of one chunk that the stream may spoil (a schema change, a streamed transaction) before the task fails. */
+    static final int MAX_ATTEMPTS = 20;
+
+    /**
+     * @param threads sessions that read chunks at once
+     * @param chunkRows rows per chunk
+     */
+    public record Settings(
+            String connectorName,
+            String topicPrefix,
+            long generation,
+            int threads,
+            long chunkRows,
+            DatabaseEndpoint endpoint) {}
+
+    private final Settings settings;
+    private final FailureSlot failures;
+    private final List<TableChunks> tables = new ArrayList<>();
+    private final Map<String, TableChunks> byName = new HashMap<>();
+    private final Map<String, TableStats> stats = new HashMap<>();
+    private final Deque<Chunk> again = new ArrayDeque<>();
+    private final Map<String, Integer> attempts = new HashMap<>();
+    private final Map<Long, ChunkRead> reads = new ConcurrentHashMap<>();
+    private final Set<Integer> pending = ConcurrentHashMap.newKeySet();
+    private final Map<Integer, SnapshotTable> byOid = new ConcurrentHashMap<>();
+    private final AtomicLong serials = new AtomicLong();
+    private final List<Thread> threads = new ArrayList<>();
+    private final List<Connection> connections = new ArrayList<>();
+    private volatile boolean stopping;
+    private SnapshotProgress progress;
+
+    private static final class TableStats {
+        final long startNanos = System.nanoTime();
+        long rows;
+        long chunks;
+    }
+
+    private SnapshotRunner(Settings settings, SnapshotProgress progress, FailureSlot failures) {
+        this.settings = settings;
+        this.progress = progress;
+        this.failures = failures;
+    }
+
+    /**
+     * Plans the rest of the snapshot {@code progress} describes over the tables the publication now sends, or, with
+     * {@code progress} null, a new snapshot of all of them (its id the run's generation); a table of the snapshot that
+     * is no longer published is done, with a warning.
+     */
+    public static SnapshotRunner plan(
+            Settings settings, SnapshotProgress progress, Connection sql, String publication, FailureSlot failures)
+            throws SQLException {
+        Map<String, SnapshotTable> published = new LinkedHashMap<>();
+        for (SnapshotTable table : SnapshotCatalog.tables(sql, publication)) {
+            published.put(table.name(), table);
+        }
+        SnapshotProgress planned = progress != null
+                ? progress
+                : SnapshotProgress.start(String.valueOf(settings.generation()), List.copyOf(published.keySet()));
+        SnapshotRunner runner = new SnapshotRunner(settings, planned, failures);
+        for (Map.Entry<String, ChunkBound> remaining : planned.remaining().entrySet()) {
+            SnapshotTable table = published.get(remaining.getKey());
+            if (table == null) {
+                log.warn(
+                        "Snapshot {}: table {} is no longer published by {}; it is left out",
+                        planned.snapshotId(),
+                        remaining.getKey(),
+                        publication);
+                runner.progress = runner.progress.with(remaining.getKey(), null, true);
+                continue;
+            }
+            TableChunks chunks = new TableChunks(table, remaining.getValue(), settings.chunkRows());
+            runner.tables.add(chunks);
+            runner.byName.put(table.name(), chunks);
+            runner.pending.add(table.oid());
+            runner.byOid.put(table.oid(), table);
+        }
+        return runner;
+    }
+
+    /** Starts the reading threads; call once the reader streams, since nothing passes the watermarks before. */
+    public void start() throws SQLException {
+        log.info(
+                "pglane source {}: snapshot {} of {} tables, {} rows per chunk, {} threads",
+                settings.connectorName(),
+                progress.snapshotId(),
+                tables.size(),
+                settings.chunkRows(),
+                settings.threads());
+        for (int i = 0; i < settings.threads(); i++) {
+            Properties options = new Properties();
+            PGProperty.OPTIONS.set(options, SessionSettings.OPTIONS);
+            Connection connection =
+                    settings.endpoint().connect("pglane-" + settings.connectorName() + "-snapshot-" + i, options);
+            connections.add(connection);
+            ChunkReader reader = new ChunkReader(connection);
+            Thread thread = new Thread(() -> work(reader), "pglane-" + settings.connectorName() + "-snapshot-" + i);
+            thread.setDaemon(true);
+            threads.add(thread);
+        }
+        threads.forEach(Thread::start);
+    }
+
+    /** The snapshot's progress as of the last chunk the reader sent. Reader thread. */
+    public synchronized SnapshotProgress progress() {
+        return progress;
+    }
+
+    /** True while the table's snapshot has not been sent in full: its changes may reach rows a target lacks. */
+    public boolean pending(int relationId) {
+        return pending.contains(relationId);
+    }
+
+    SnapshotTable table(int relationId) {
+        return byOid.get(relationId);
+    }
+
+    /** The read a watermark of this run belongs to, or {@code null}. */
+    ChunkRead read(long serial) {
+        return reads.get(serial);
+    }
+
+    /** Takes the read a high watermark ends. */
+    ChunkRead end(long serial) {
+        return reads.remove(serial);
+    }
+
+    /**
+     * The reader thread sent {@code read}'s chunk with {@code rows} rows.
+     *
+     * @return what its END says about the snapshot
+     */
+    synchronized SnapshotChunk sent(ChunkRead read, int rows) {
+        Chunk chunk = read.chunk;
+        TableChunks table = byName.get(chunk.table().name());
+        table.sent(chunk);
+        TableStats counted = stats.get(chunk.table().name());
+        counted.rows += rows;
+        counted.chunks++;
+        boolean tableDone = table.done();
+        progress = progress.with(chunk.table().name(), table.resumeBound(), tableDone);
+        if (tableDone) {
+            pending.remove(chunk.table().oid());
+            double seconds = (System.nanoTime() - counted.startNanos) / 1e9;
+            log.info(
+                    "pglane source {}: snapshot {} sent table {}: {} rows in {} chunks, {} s ({} rows/s)",
+                    settings.connectorName(),
+                    progress.snapshotId(),
+                    chunk.table().name(),
+                    counted.rows,
+                    counted.chunks,
+                    String.format("%.1f", seconds),
+                    Math.round(counted.rows / Math.max(seconds, 1e-3)));
+        }
+        if (progress.complete()) {
+            log.info("pglane source {}: snapshot {} sent every table", settings.connectorName(), progress.snapshotId());
+        }
+        read.decide(true);
+        notifyAll();
+        return new SnapshotChunk(
+                progress.snapshotId(), chunk.table().name(), chunk.index(), tableDone, progress.complete());
+    }
+
+    /** The chunk cannot go out as read; it is read again, up to {@link #MAX_ATTEMPTS} times. */
+    synchronized void retry(ChunkRead read, String reason) {
+        Chunk chunk = read.chunk;
+        int attempt = attempts.merge(chunk.table().name() + "#" + chunk.index(), 1, Integer::sum);
+        if (attempt >= MAX_ATTEMPTS) {
+            failures.fail(new ConnectException("The snapshot's " + chunk.describe() + " could not be read consistently"
+                    + " in " + attempt + " attempts; the last time because " + reason));
+        } else {
+            log.info("The snapshot's {} is read again: {}", chunk.describe(), reason);
+            again.add(chunk);
+        }
+        read.decide(false);
+        notifyAll();
+    }
+
+    private void work(ChunkReader reader) {
+        try {
+            Chunk chunk;
+            while ((chunk = next(reader)) != null) {
+                ChunkRead read = new ChunkRead(chunk, serials.incrementAndGet());
+                reads.put(read.serial, read);
+                reader.read(
+                        read,
+                        new Watermark(settings.topicPrefix(), settings.generation(), read.serial, false),
+                        new Watermark(settings.topicPrefix(), settings.generation(), read.serial, true));
+                while (!stopping && read.awaitDecision(100, TimeUnit.MILLISECONDS) == null) {
+                    // The reader has not passed the high watermark yet: the stream is behind.
+                }
+            }
+        } catch (InterruptedException e) {
+            // The session is closing.
+        } catch (SQLException e) {
+            if (!stopping) {
+                String what = "The snapshot lost its connection to the source: " + e.getMessage();
+                failures.fail(
+                        ConnectionLoss.isLost(e)
+                                ? new RetriableException(what, e)
+                                : new ConnectException("The snapshot failed: " + e.getMessage(), e));
+            }
+        } catch (Throwable e) { // a thread that died quietly would leave the snapshot unfinished for good
+            if (!stopping) {
+                failures.fail(new ConnectException("A snapshot thread failed: " + e, e));
+            }
+        }
+    }
+
+    /** The next chunk to read, waiting while no chunk can be cut and some are still out; {@code null} when done. */
+    private Chunk next(ChunkReader reader) throws SQLException, InterruptedException {
+        Claim claim = claim();
+        if (claim == null || claim.again() != null) {
+            return claim == null ? null : claim.again();
+        }
+        TableChunks table = claim.cut();
+        ChunkBound upper;
+        try {
+            upper = table.nextUpper(reader.sql(), reader.connection());
+        } catch (SQLException | RuntimeException e) {
+            synchronized (this) {
+                table.abandonCut();
+            }
+            throw e;
+        }
+        synchronized (this) {
+            notifyAll();
+            return table.cut(upper);
+        }
+    }
+
+    /** A chunk to read again, or a table this thread may cut the next chunk of. */
+    private record Claim(Chunk again, TableChunks cut) {}
+
+    /** The next claim, waiting while there is none; {@code null} when everything is sent or the session stops. */
+    private synchronized Claim claim() throws InterruptedException {
+        while (!stopping) {
+            Chunk chunk = again.poll();
+            if (chunk != null) {
+                return new Claim(chunk, null);
+            }
+            for (TableChunks table : tables) {
+                if (table.cuttable()) {
+                    stats.computeIfAbsent(table.table().name(), t -> new TableStats());
+                    table.startCutting();
+                    return new Claim(null, table);
+                }
+            }
+            if (tables.stream().allMatch(TableChunks::done)) {
+                return null;
+            }
+            wait(100);
+        }
+        return null;
+    }
+
+    /** Stops the threads and drops their connections. */
+    @Override
+    public void close() {
+        stopping = true;
+        threads.forEach(Thread::interrupt);
+        for (Connection connection : connections) {
+            try {
+                connection.abort(Runnable::run);
+            } catch (SQLException ignored) {
+                // Nothing more to release.
+            }
+        }
+    }
+}

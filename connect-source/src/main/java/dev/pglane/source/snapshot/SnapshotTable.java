@@ -1,0 +1,61 @@
+package dev.pglane.source.snapshot;
+
+import dev.pglane.source.pgoutput.RelationColumn;
+import dev.pglane.source.pgoutput.RelationMessage;
+import java.util.List;
+
+/**
+ * A captured table as the snapshot reads it: the columns pgoutput publishes for it, in its order and with its key
+ * flags, and the key its chunks are cut along.
+ *
+ * @param chunkKey the primary key's columns in index order, else the replica identity index's; empty when the table
+ *     has neither, which is then read in one chunk
+ */
+record SnapshotTable(
+        int oid,
+        String schema,
+        String table,
+        char replicaIdentity,
+        List<RelationColumn> columns,
+        List<KeyColumn> chunkKey) {
+
+    /** A column of the chunk key, with the type name the server formats for it (for typed literals). */
+    record KeyColumn(String name, String typeName) {}
+
+    SnapshotTable {
+        columns = List.copyOf(columns);
+        chunkKey = List.copyOf(chunkKey);
+    }
+
+    /** {@code schema.table}, as END's {@code data_collections} and the source offset name it. */
+    String name() {
+        return schema + "." + table;
+    }
+
+    boolean keyed() {
+        return !chunkKey.isEmpty();
+    }
+
+    /** The Relation message pgoutput would send for the table now, to decode its rows before it sent one. */
+    RelationMessage relationMessage() {
+        return new RelationMessage(0, oid, schema, table, replicaIdentity, columns);
+    }
+
+    /** Positions of the chunk key's columns among {@link #columns()}. */
+    int[] keyPositions() {
+        int[] positions = new int[chunkKey.size()];
+        for (int k = 0; k < positions.length; k++) {
+            String name = chunkKey.get(k).name();
+            positions[k] = -1;
+            for (int c = 0; c < columns.size(); c++) {
+                if (columns.get(c).name().equals(name)) {
+                    positions[k] = c;
+                }
+            }
+            if (positions[k] < 0) {
+                throw new IllegalStateException("key column " + name + " of " + name() + " is not published");
+            }
+        }
+        return positions;
+    }
+}

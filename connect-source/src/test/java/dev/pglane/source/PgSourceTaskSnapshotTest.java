@@ -1,0 +1,330 @@
+package dev.pglane.source;
+
+import static dev.pglane.source.SourceTaskServer.event;
+import static dev.pglane.source.SourceTaskServer.marker;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.wire.SourceOffset;
+import dev.pglane.wire.TransactionKey;
+import dev.pglane.wire.envelope.ChangeEvent;
+import dev.pglane.wire.envelope.Op;
+import dev.pglane.wire.marker.Marker;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The snapshot on a real PostgreSQL: existing rows arrive in chunk transactions while changes keep streaming. */
+class PgSourceTaskSnapshotTest {
+
+    @RegisterExtension
+    static final SourceTaskServer server = new SourceTaskServer(
+            "CREATE TABLE public.orders (id int PRIMARY KEY, note text)",
+            "CREATE TABLE public.lines (id int PRIMARY KEY, qty int)",
+            "INSERT INTO public.orders SELECT g, 'order ' || g FROM generate_series(1, 1000) g",
+            "CREATE TABLE public.accounts (id int PRIMARY KEY, balance int NOT NULL, doc text)",
+            "ALTER TABLE public.accounts ALTER COLUMN doc SET STORAGE EXTERNAL",
+            "INSERT INTO public.accounts SELECT g, 0, repeat(md5(g::text), 100) FROM generate_series(1, 2000) g",
+            "CREATE TABLE public.events (kind text, body text)",
+            "ALTER TABLE public.events REPLICA IDENTITY FULL",
+            "INSERT INTO public.events SELECT 'seed', 'event ' || (g % 50) FROM generate_series(1, 600) g");
+
+    @Test
+    void existingRowsArriveInChunkTransactionsEachWithAnEndThatSaysWhereTheSnapshotStands() throws Exception {
+        PgSourceTask task = server.start(config("snap_chunks", "public\\.orders", 100, 2), null);
+        List<SourceRecord> records = SourceTaskServer.pollUntil(task, snapshotDone());
+
+        List<Marker.End> chunkEnds =
+                ends(records).stream().filter(e -> e.snapshot() != null).toList();
+        assertEquals(10, chunkEnds.size(), "1000 rows in chunks of 100");
+        assertTrue(chunkEnds.stream().allMatch(e -> e.snapshot().table().equals("public.orders")));
+        assertEquals(1, chunkEnds.stream().filter(e -> e.snapshot().tableDone()).count());
+        assertTrue(chunkEnds.get(chunkEnds.size() - 1).snapshot().snapshotDone());
+        assertEquals(
+                1000L, chunkEnds.stream().mapToLong(Marker.End::eventCount).sum(), "each END counts its chunk's rows");
+
+        Map<Long, Long> rowsPerXid = new HashMap<>();
+        List<Integer> ids = new ArrayList<>();
+        for (SourceRecord record : records) {
+            if (marker(record) == null) {
+                ChangeEvent event = event(record);
+                assertEquals(Op.READ, event.op());
+                assertEquals("true", event.source().snapshot());
+                ids.add(event.after().getInt32("id"));
+                rowsPerXid.merge(TransactionKey.xid(record.key()), 1L, Long::sum);
+            }
+        }
+        assertEquals(1000, ids.stream().distinct().count());
+        for (Marker.End end : chunkEnds) {
+            assertEquals(end.eventCount(), rowsPerXid.getOrDefault(end.xid(), 0L), "the rows of xid " + end.xid());
+        }
+        SourceRecord last = records.get(records.size() - 1);
+        assertNull(last.sourceOffset().get(SourceOffset.SNAPSHOT), "a finished snapshot leaves no progress behind");
+        assertNotNull(records.get(0).sourceOffset().get(SourceOffset.SNAPSHOT), "START records the snapshot");
+    }
+
+    @Test
+    void changesWhileChunksAreReadAreNeverUndoneByAChunk() throws Exception {
+        PgSourceTask task = server.start(config("snap_race", "public\\.accounts", 50, 2), null);
+        AtomicBoolean writing = new AtomicBoolean(true);
+        Thread writer = new Thread(() -> write(writing));
+        writer.start();
+        List<SourceRecord> records = new ArrayList<>(SourceTaskServer.pollUntil(task, snapshotDone()));
+        writing.set(false);
+        writer.join();
+        server.sql("INSERT INTO public.accounts VALUES (-1, 0, 'sentinel')");
+        records.addAll(SourceTaskServer.pollUntil(task, hasId(-1)));
+
+        Map<Integer, Map<String, Object>> target = replay(records);
+        assertEquals(source("SELECT id, balance, doc FROM public.accounts"), target);
+        assertTrue(
+                records.stream().anyMatch(r -> marker(r) == null && event(r).pendingSnapshot()),
+                "changes of the table were marked pending while it was snapshotted");
+    }
+
+    @Test
+    void aRestartInTheMiddleContinuesWithTheNextChunk() throws Exception {
+        Map<String, String> props = config("snap_restart", "public\\.orders", 100, 1);
+        PgSourceTask first = server.start(props, null);
+        List<SourceRecord> before = SourceTaskServer.pollUntil(first, chunkEnds(3));
+        first.stop();
+        SourceRecord thirdEnd = before.stream()
+                .filter(r -> marker(r) instanceof Marker.End e
+                        && e.snapshot() != null
+                        && e.snapshot().chunk() == 2)
+                .findFirst()
+                .orElseThrow();
+        List<Integer> sentBefore = readIds(before.subList(0, before.indexOf(thirdEnd)));
+        assertEquals(
+                300,
+                sentBefore.size(),
+                before.stream()
+                        .map(r -> marker(r) == null
+                                ? event(r).op().code() + event(r).after().get("id")
+                                : marker(r).toString())
+                        .toList()
+                        .toString());
+
+        PgSourceTask second = server.start(props, new HashMap<>(thirdEnd.sourceOffset()));
+        List<Integer> sentAfter = readIds(SourceTaskServer.pollUntil(second, snapshotDone()));
+        assertEquals(700, sentAfter.size(), "the second run sends only the chunks the first did not finish");
+        List<Integer> all = new ArrayList<>(sentBefore);
+        all.addAll(sentAfter);
+        assertEquals(1000, all.stream().distinct().count());
+    }
+
+    @Test
+    void aKeylessTableArrivesWholeThoughRowsAreInsertedUpdatedAndDeletedMeanwhile() throws Exception {
+        PgSourceTask task = server.start(config("snap_keyless", "public\\.events", 40, 2), null);
+        AtomicBoolean writing = new AtomicBoolean(true);
+        Thread writer = new Thread(() -> {
+            while (writing.get()) {
+                int n = ThreadLocalRandom.current().nextInt(50);
+                execute("UPDATE public.events SET body = body || '+' WHERE ctid = (SELECT ctid FROM public.events"
+                        + " WHERE body = 'event " + n + "' LIMIT 1)");
+                execute("DELETE FROM public.events WHERE ctid = (SELECT ctid FROM public.events WHERE body = 'event "
+                        + (n + 1) % 50 + "' LIMIT 1)");
+                execute("INSERT INTO public.events VALUES ('new', 'event " + n + "')");
+            }
+        });
+        writer.start();
+        List<SourceRecord> records = new ArrayList<>(SourceTaskServer.pollUntil(task, snapshotDone()));
+        writing.set(false);
+        writer.join();
+        server.sql("INSERT INTO public.events VALUES ('sentinel', 'end')");
+        records.addAll(SourceTaskServer.pollUntil(
+                task,
+                rs -> rs.stream()
+                        .anyMatch(r -> marker(r) == null
+                                && event(r).after() != null
+                                && "sentinel".equals(event(r).after().getString("kind")))));
+
+        // values alone identify a keyless row: a multiset of them, as a consumer applying the records holds
+        Map<String, Integer> target = new TreeMap<>();
+        for (SourceRecord record : records) {
+            if (marker(record) != null) {
+                continue;
+            }
+            ChangeEvent event = event(record);
+            if (event.before() != null) {
+                target.merge(rowText(event.before()), -1, Integer::sum);
+            }
+            if (event.after() != null) {
+                target.merge(rowText(event.after()), 1, Integer::sum);
+            }
+        }
+        target.values().removeIf(n -> n == 0);
+        Map<String, Integer> source = new TreeMap<>();
+        try (Connection c = server.connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT kind, body FROM public.events")) {
+            while (rs.next()) {
+                source.merge(rs.getString(1) + "|" + rs.getString(2), 1, Integer::sum);
+            }
+        }
+        assertEquals(source, target);
+    }
+
+    @Test
+    void snapshotModeNeverSendsOnlyChanges() throws Exception {
+        Map<String, String> props = config("snap_never", "public\\.orders", 100, 1);
+        props.put(PgSourceConfig.SNAPSHOT_MODE, "never");
+        PgSourceTask task = server.start(props, null);
+        server.sql("UPDATE public.orders SET note = 'changed' WHERE id = 5");
+        List<SourceRecord> records = SourceTaskServer.pollUntil(task, SourceTaskServer.ends(1));
+        List<ChangeEvent> changes = records.stream()
+                .filter(r -> marker(r) == null)
+                .map(SourceTaskServer::event)
+                .toList();
+        assertEquals(1, changes.size());
+        assertEquals(Op.UPDATE, changes.get(0).op());
+        assertFalse(changes.get(0).pendingSnapshot());
+    }
+
+    private static Map<String, String> config(String slot, String tables, int chunkRows, int threads) {
+        Map<String, String> props = server.config(
+                slot,
+                Map.of(
+                        PgSourceConfig.SNAPSHOT_MODE,
+                        "initial",
+                        PgSourceConfig.TABLE_INCLUDE_LIST,
+                        tables,
+                        PgSourceConfig.SNAPSHOT_CHUNK_ROWS,
+                        Integer.toString(chunkRows),
+                        PgSourceConfig.SNAPSHOT_THREADS,
+                        Integer.toString(threads)));
+        return new HashMap<>(props);
+    }
+
+    /** Random updates that keep the TOASTed doc, deletes and inserts, until told to stop. */
+    private static void write(AtomicBoolean writing) {
+        int next = 10_000;
+        while (writing.get()) {
+            int id = ThreadLocalRandom.current().nextInt(1, 2001);
+            execute("UPDATE public.accounts SET balance = balance + 1 WHERE id = " + id);
+            if (id % 7 == 0) {
+                execute("DELETE FROM public.accounts WHERE id = " + (id + 1));
+            }
+            if (id % 5 == 0) {
+                execute("INSERT INTO public.accounts VALUES (" + next++ + ", 1, 'short')");
+            }
+            if (id % 11 == 0) {
+                execute("UPDATE public.accounts SET doc = 'rewritten ' || id WHERE id = " + (id + 2));
+            }
+        }
+    }
+
+    private static void execute(String sql) {
+        try {
+            server.sql(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The rows a consumer ends with that applies the records as the sink does: a snapshot row or an insert puts the
+     * row, an update replaces it keeping its unchanged TOAST values (and is left out when the row is missing and
+     * values are), a delete removes it.
+     */
+    private static Map<Integer, Map<String, Object>> replay(List<SourceRecord> records) {
+        Map<Integer, Map<String, Object>> rows = new TreeMap<>();
+        for (SourceRecord record : records) {
+            if (marker(record) != null) {
+                continue;
+            }
+            ChangeEvent event = event(record);
+            switch (event.op()) {
+                case READ, CREATE -> rows.put(event.after().getInt32("id"), values(event.after()));
+                case UPDATE -> {
+                    Struct key = event.before() != null ? event.before() : event.after();
+                    Map<String, Object> previous = rows.remove(key.getInt32("id"));
+                    Map<String, Object> now = values(event.after());
+                    if (!event.unchangedToast().isEmpty()) {
+                        if (previous == null) {
+                            continue;
+                        }
+                        event.unchangedToast().forEach(c -> now.put(c, previous.get(c)));
+                    }
+                    rows.put(event.after().getInt32("id"), now);
+                }
+                case DELETE -> rows.remove(event.before().getInt32("id"));
+                default -> throw new AssertionError("unexpected op " + event.op());
+            }
+        }
+        return rows;
+    }
+
+    private static Map<String, Object> values(Struct row) {
+        Map<String, Object> values = new HashMap<>();
+        for (Field field : row.schema().fields()) {
+            values.put(field.name(), row.get(field));
+        }
+        return values;
+    }
+
+    private static Map<Integer, Map<String, Object>> source(String query) throws SQLException {
+        Map<Integer, Map<String, Object>> rows = new TreeMap<>();
+        try (Connection c = server.connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(query)) {
+            while (rs.next()) {
+                rows.put(rs.getInt(1), Map.of("id", rs.getInt(1), "balance", rs.getInt(2), "doc", rs.getString(3)));
+            }
+        }
+        return rows;
+    }
+
+    private static String rowText(Struct row) {
+        return row.getString("kind") + "|" + row.getString("body");
+    }
+
+    private static List<Marker.End> ends(List<SourceRecord> records) {
+        return records.stream()
+                .map(SourceTaskServer::marker)
+                .filter(m -> m instanceof Marker.End)
+                .map(m -> (Marker.End) m)
+                .toList();
+    }
+
+    private static List<Integer> readIds(List<SourceRecord> records) {
+        return records.stream()
+                .filter(r -> marker(r) == null && event(r).op() == Op.READ)
+                .map(r -> event(r).after().getInt32("id"))
+                .toList();
+    }
+
+    private static Predicate<List<SourceRecord>> snapshotDone() {
+        return records -> ends(records).stream()
+                .anyMatch(e -> e.snapshot() != null && e.snapshot().snapshotDone());
+    }
+
+    private static Predicate<List<SourceRecord>> chunkEnds(int count) {
+        return records ->
+                ends(records).stream().filter(e -> e.snapshot() != null).count() >= count;
+    }
+
+    private static Predicate<List<SourceRecord>> hasId(int id) {
+        return records -> records.stream()
+                .anyMatch(r -> marker(r) == null
+                        && event(r).after() != null
+                        && event(r).after().getInt32("id") == id);
+    }
+}

@@ -1,0 +1,92 @@
+package dev.pglane.source.snapshot;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.source.pgoutput.RelationColumn;
+import dev.pglane.source.pgoutput.TestTuples;
+import dev.pglane.source.pgoutput.TupleData;
+import dev.pglane.wire.envelope.Op;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ChunkWindowTest {
+    private static final SnapshotTable KEYED = new SnapshotTable(
+            1,
+            "public",
+            "t",
+            'd',
+            List.of(new RelationColumn("id", 23, -1, true), new RelationColumn("doc", 25, -1, false)),
+            List.of(new SnapshotTable.KeyColumn("id", "integer")));
+    private static final SnapshotTable KEYLESS =
+            new SnapshotTable(2, "public", "log", 'f', List.of(new RelationColumn("msg", 25, -1, true)), List.of());
+    /** Sees xids below 100 and 105, not 103 (running) or 110 (later). */
+    private static final ReadSnapshot SNAPSHOT = ReadSnapshot.parse("100:106:103");
+
+    @Test
+    void changesTheSnapshotAlreadySawLeaveTheRowsAsRead() {
+        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null));
+        window.changed(99, Op.UPDATE, null, row("1", "seen"));
+        window.changed(105, Op.DELETE, row("2", null), null);
+        List<TupleData> rows = List.of(row("1", "seen"), row("3", "c"));
+        assertSame(rows, window.atHighWatermark(rows, SNAPSHOT));
+    }
+
+    @Test
+    void changesItDidNotSeeAreReplayedKeepingUnchangedToastFromTheRowRead() {
+        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null));
+        window.changed(103, Op.UPDATE, null, toastUnchanged("1"));
+        window.changed(110, Op.DELETE, row("2", null), null);
+        window.changed(110, Op.CREATE, null, row("9", "new"));
+        List<TupleData> rows = window.atHighWatermark(List.of(row("1", "big"), row("2", "b"), row("3", "c")), SNAPSHOT);
+        assertEquals(
+                List.of("1=big", "3=c"), texts(rows).stream().sorted().toList(), "the insert is left to the stream");
+    }
+
+    @Test
+    void aKeylessChunkTakesInsertsToo() {
+        ChunkWindow window = new ChunkWindow(new Chunk(KEYLESS, 0, null, null));
+        window.changed(110, Op.CREATE, null, keyless("c"));
+        window.changed(110, Op.DELETE, keyless("a"), null);
+        window.changed(110, Op.UPDATE, keyless("b"), keyless("b2"));
+        List<TupleData> rows = window.atHighWatermark(List.of(keyless("a"), keyless("a"), keyless("b")), SNAPSHOT);
+        List<String> values = new ArrayList<>();
+        rows.forEach(r -> values.add(r.text(0)));
+        assertEquals(List.of("a", "b2", "c"), values.stream().sorted().toList());
+    }
+
+    @Test
+    void aSchemaChangeOrAnUnseenStreamedCommitAsksForANewRead() {
+        ChunkWindow changed = new ChunkWindow(new Chunk(KEYED, 0, null, null));
+        changed.breakWith("the table's schema changed while it was read");
+        assertNull(changed.atHighWatermark(List.of(row("1", "a")), SNAPSHOT));
+        assertEquals("the table's schema changed while it was read", changed.retryReason());
+
+        ChunkWindow streamed = new ChunkWindow(new Chunk(KEYED, 0, null, null));
+        streamed.streamedCommit(110);
+        assertNull(streamed.atHighWatermark(List.of(row("1", "a")), SNAPSHOT));
+        assertTrue(streamed.retryReason().contains("streamed"), streamed.retryReason());
+    }
+
+    private static List<String> texts(List<TupleData> rows) {
+        return rows.stream().map(r -> r.text(0) + "=" + r.text(1)).toList();
+    }
+
+    private static TupleData row(String id, String doc) {
+        String line = id + "\t" + (doc == null ? "\\N" : doc) + "\n";
+        return CopyTextRow.parse(line.getBytes(StandardCharsets.UTF_8), 2);
+    }
+
+    private static TupleData keyless(String msg) {
+        return CopyTextRow.parse((msg + "\n").getBytes(StandardCharsets.UTF_8), 1);
+    }
+
+    /** An update of the row's key only, its TOASTed doc unchanged and not sent. */
+    private static TupleData toastUnchanged(String id) {
+        return TestTuples.of(id, TestTuples.UNCHANGED_TOAST);
+    }
+}
