@@ -8,6 +8,7 @@ import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.progress.AppliedPosition;
 import dev.pglane.sink.schedule.ApplyListener;
 import dev.pglane.wire.Xid;
+import dev.pglane.wire.marker.SnapshotChunk;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,12 +38,16 @@ import org.slf4j.LoggerFactory;
  *       outside the sink (each is logged with that session);
  *   <li>{@code spills-total}, {@code retries-total}, {@code deadlocks-resolved-total},
  *       {@code errant-records-total}, {@code dropped-records-total};
- *   <li>{@code conflicts-total} (tag {@code kind}: insert_exists, update_missing, delete_missing).
+ *   <li>{@code conflicts-total} (tag {@code kind}: insert_exists, update_missing, delete_missing);
+ *   <li>{@code snapshot-pending-misses-total} (tag {@code kind}, as for conflicts): changes of a table whose snapshot
+ *       was pending that found the target otherwise than they expected, which is no conflict;
+ *   <li>{@code snapshot-chunks-applied-total}: snapshot chunks committed on the target; {@code snapshot-tables-done}
+ *       and {@code snapshot-complete} (1 once the last chunk committed): see {@link SnapshotProgress}.
  * </ul>
  */
 public final class PgSinkMetrics implements ApplyListener, AssemblerListener, ConflictListener, SpillCap.Listener {
     private static final Logger log = LoggerFactory.getLogger(PgSinkMetrics.class);
-    private static final String[] CONFLICT_KINDS = {"insert_exists", "update_missing", "delete_missing"};
+    private static final String[] CONFLICT_KINDS = {INSERT_EXISTS, UPDATE_MISSING, DELETE_MISSING};
 
     private final TaskMetricSet metrics;
     private final AtomicLong appliedLsn = new AtomicLong();
@@ -57,7 +62,10 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     private final AtomicLong spilledBytes = new AtomicLong();
     private final AtomicLong headWaitMs = new AtomicLong();
     private final DropWarnings dropWarnings = new DropWarnings();
-    private final Map<String, LongAdder> conflicts = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> conflicts;
+    private final Map<String, LongAdder> pendingSnapshotMisses;
+    private final SnapshotProgress snapshot = new SnapshotProgress();
+    private final LongAdder snapshotChunks;
     private final RateMeter transactions;
     private final RateMeter rows;
     private final LongAdder spills;
@@ -111,14 +119,31 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
                 "paused-partitions",
                 "Partitions paused, for back-pressure or because they ran ahead of the others",
                 pausedPartitions::get);
+        conflicts = totalsByKind("conflicts-total", "Conflicts by kind, handled by conflict.policy");
+        pendingSnapshotMisses = totalsByKind(
+                "snapshot-pending-misses-total",
+                "Changes of tables whose snapshot was pending that found the target otherwise than they expected (a"
+                        + " row not there yet, or already there), by kind; expected during a snapshot, not conflicts");
+        snapshotChunks = metrics.total("snapshot-chunks-applied-total", "Snapshot chunks committed on the target");
+        metrics.gauge(
+                "snapshot-tables-done",
+                "Tables of the latest snapshot whose last chunk this task run committed",
+                snapshot::tablesDone);
+        metrics.gauge(
+                "snapshot-complete",
+                "1 once this task run committed the last chunk of the latest snapshot, else 0",
+                snapshot::complete);
+    }
+
+    /** One running total per conflict kind, told apart by the tag {@code kind}. */
+    private Map<String, LongAdder> totalsByKind(String name, String description) {
+        Map<String, LongAdder> totals = new ConcurrentHashMap<>();
         for (String kind : CONFLICT_KINDS) {
             LongAdder count = new LongAdder();
-            conflicts.put(kind, count);
-            metrics.define(
-                    "conflicts-total", "Conflicts by kind, handled by conflict.policy", Map.of("kind", kind), (Gauge<
-                                    Long>)
-                            (config, now) -> count.sum());
+            totals.put(kind, count);
+            metrics.define(name, description, Map.of("kind", kind), (Gauge<Long>) (config, now) -> count.sum());
         }
+        return totals;
     }
 
     /**
@@ -169,6 +194,12 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
         appliedCommitMs.set(tx.end().commitTsUs() / 1000L);
         transactions.record(tx.transactionCount());
         rows.record(rowCount);
+        // a chunk always ends its group (TransactionGroups), so the group's END is the chunk's
+        SnapshotChunk chunk = tx.end().snapshot();
+        if (chunk != null) {
+            snapshotChunks.increment();
+            snapshot.applied(chunk, tx);
+        }
     }
 
     @Override
@@ -266,7 +297,16 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
 
     @Override
     public void conflict(String kind, TableName table) {
-        LongAdder count = conflicts.get(kind);
+        increment(conflicts, kind);
+    }
+
+    @Override
+    public void pendingSnapshotMiss(String kind, TableName table) {
+        increment(pendingSnapshotMisses, kind);
+    }
+
+    private static void increment(Map<String, LongAdder> totals, String kind) {
+        LongAdder count = totals.get(kind);
         if (count != null) {
             count.increment();
         }

@@ -12,6 +12,7 @@ import dev.pglane.wire.envelope.TransactionInfo;
 import dev.pglane.wire.marker.DataCollectionCount;
 import dev.pglane.wire.marker.Marker;
 import dev.pglane.wire.marker.MarkerCodec;
+import dev.pglane.wire.marker.SnapshotChunk;
 import dev.pglane.wire.types.Column;
 import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
@@ -77,6 +78,11 @@ final class TaskRecords {
     }
 
     static Marker.End end(long xid, String endLsn, long count) {
+        return end(xid, endLsn, count, null);
+    }
+
+    /** The END of {@code count} ledger changes; with a {@code snapshot} block, of a snapshot chunk. */
+    static Marker.End end(long xid, String endLsn, long count, SnapshotChunk snapshot) {
         Lsn end = Lsn.parse(endLsn);
         return new Marker.End(
                 7,
@@ -85,7 +91,34 @@ final class TaskRecords {
                 end,
                 1_700_000_000_000_000L + xid,
                 count,
-                List.of(new DataCollectionCount("public.ledger", count, LEDGER_TOPIC)));
+                List.of(new DataCollectionCount("public.ledger", count, LEDGER_TOPIC)),
+                snapshot);
+    }
+
+    /** A snapshot row of a chunk. */
+    static ChangeEvent read(long xid, long order, int id, String note) {
+        SourceInfo s = source(xid);
+        SourceInfo snapshot = new SourceInfo(
+                s.version(), s.name(), s.db(), s.schema(), s.table(), s.time(), "true", null, xid, s.lsn(), null);
+        return ChangeEvent.builder(Op.READ, snapshot, new TransactionInfo(xid, order, order, null, 7))
+                .after(row(id, note))
+                .build();
+    }
+
+    /** {@code event} flagged as a change of a table whose snapshot has not finished. */
+    static ChangeEvent pendingSnapshot(ChangeEvent event) {
+        return new ChangeEvent(
+                event.op(),
+                event.before(),
+                event.after(),
+                event.source(),
+                event.transaction(),
+                event.processingTime(),
+                event.unchangedToast(),
+                event.textValues(),
+                event.truncate(),
+                event.message(),
+                true);
     }
 
     static ChangeEvent insert(long xid, long order, int id, String note) {

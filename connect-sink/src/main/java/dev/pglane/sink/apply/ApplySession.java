@@ -87,8 +87,7 @@ public final class ApplySession implements TransactionApplier {
         this.pipelineEnabled = settings.pipeline();
         this.truncateCascade = settings.truncateCascade();
         this.pipeline = new StatementPipeline(new StatementCache(connection, MAX_COMPOSITES));
-        this.writer = new RowWriter(
-                statements, settings.conflictPolicy(), new ConflictHandler(settings.conflictPolicy(), conflicts));
+        this.writer = new RowWriter(statements, new ConflictHandler(settings.conflictPolicy(), conflicts));
     }
 
     /**

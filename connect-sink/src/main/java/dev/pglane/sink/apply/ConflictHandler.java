@@ -12,6 +12,11 @@ import org.slf4j.LoggerFactory;
  * Applies {@code conflict.policy} to one conflicting row: counts it, then logs it, fails the
  * transaction, or asks for the upsert. An insert of an existing key under {@code error} fails in the
  * statement itself (SQLState 23505) and is reported by {@link ApplyFailures}.
+ *
+ * <p>A change flagged {@code pending_snapshot} is never a conflict, whatever the policy: its table's snapshot has
+ * not finished, so the target may not hold the row yet (a later chunk brings it) or hold it already (a chunk read
+ * after the change). Its plan upserts; a miss is counted apart and logged at DEBUG only, since a snapshot of a busy
+ * table meets many.
  */
 final class ConflictHandler {
     /** SQLState {@code no_data_found}: an update or delete found no row under {@code error}. */
@@ -29,6 +34,10 @@ final class ConflictHandler {
 
     /** An insert under skip or upsert found its key taken; the row was left or overwritten. */
     void insertExists(RowPlan plan, String key, ChangeRecord record, SourceTransaction tx) {
+        if (record.event().pendingSnapshot()) {
+            pendingMiss(ConflictListener.INSERT_EXISTS, plan, key, record, tx, "overwrote it");
+            return;
+        }
         listener.conflict(ConflictListener.INSERT_EXISTS, plan.table);
         log.warn(
                 "Conflict {} on {}: key {} already exists; {} (record {}, {}, {}={})",
@@ -51,6 +60,17 @@ final class ConflictHandler {
     boolean missing(RowPlan plan, ChangeRecord record, SourceTransaction tx) throws SQLException {
         String kind =
                 plan.kind == RowPlan.Kind.UPDATE ? ConflictListener.UPDATE_MISSING : ConflictListener.DELETE_MISSING;
+        boolean insert = plan.upsertRow != null;
+        if (record.event().pendingSnapshot()) {
+            String outcome = insert
+                    ? "inserted the new row"
+                    : plan.kind == RowPlan.Kind.UPDATE
+                            ? "left the row to the snapshot chunk that brings it (the change lacks its unchanged TOAST"
+                                    + " values)"
+                            : "nothing to delete";
+            pendingMiss(kind, plan, plan.describeKey(record), record, tx, outcome);
+            return insert;
+        }
         listener.conflict(kind, plan.table);
         String conflict = "Conflict " + kind + " on " + plan.table + ": no row with key " + plan.describeKey(record)
                 + " (record " + record.position() + ", " + tx.describe() + ", " + PgSinkConfig.CONFLICT_POLICY + "="
@@ -61,8 +81,20 @@ final class ConflictHandler {
                             + " to skip or upsert to go on",
                     NO_DATA_FOUND);
         }
-        boolean insert = policy == ConflictPolicy.UPSERT && plan.upsertRow != null;
         log.warn("{}; {}", conflict, insert ? "inserted the new row" : "skipped the change");
         return insert;
+    }
+
+    private void pendingMiss(
+            String kind, RowPlan plan, String key, ChangeRecord record, SourceTransaction tx, String outcome) {
+        listener.pendingSnapshotMiss(kind, plan.table);
+        log.debug(
+                "{} on {} for key {} while its snapshot is pending, as expected; {} (record {}, {})",
+                kind,
+                plan.table,
+                key,
+                outcome,
+                record.position(),
+                tx.describe());
     }
 }

@@ -43,6 +43,17 @@ final class RowPlan {
     /** UPDATE or DELETE text; null for an update with nothing to write. */
     final String statement;
     /**
+     * How this plan's conflicts are met: {@code conflict.policy}, except for snapshot rows and for changes of a
+     * table whose snapshot is pending, which the target may lack or already hold for reasons that are no conflict:
+     * those always upsert.
+     */
+    final ConflictPolicy policy;
+    /**
+     * True for snapshot rows ({@code op = r}): they overwrite what the target holds with the source's row as of the
+     * chunk, which is no conflict, so the INSERT reports nothing back and any row it leaves alone is identical.
+     */
+    final boolean overwrites;
+    /**
      * Single-row upsert of {@link #written}, for an update of a missing row under upsert; null under
      * other policies and when the update keeps unchanged TOAST values, which a new row cannot have.
      */
@@ -62,7 +73,9 @@ final class RowPlan {
             List<Field> written,
             List<Field> match,
             boolean keepsToast,
-            Settings settings) {
+            ConflictPolicy policy,
+            boolean overwrites,
+            int batchMaxRows) {
         this.kind = kind;
         this.table = target.name();
         this.written = written;
@@ -74,18 +87,22 @@ final class RowPlan {
         this.rowTuple = written.isEmpty() ? " DEFAULT VALUES" : "(" + placeholders(written.size()) + ")";
         List<String> upsertKey =
                 keyed && names(written).containsAll(target.identityKey()) ? target.identityKey() : List.of();
-        String upsert = upsertClause(upsertKey);
-        this.conflictClause = switch (settings.policy) {
-            case ERROR -> "";
-            case SKIP -> " ON CONFLICT DO NOTHING";
-            case UPSERT -> upsert;
-        };
-        this.returnsInserted = settings.policy == ConflictPolicy.UPSERT && !upsertKey.isEmpty();
+        String upsert = upsertClause(upsertKey, true);
+        this.policy = policy;
+        this.overwrites = overwrites;
+        this.conflictClause = overwrites
+                ? upsertClause(upsertKey, false)
+                : switch (policy) {
+                    case ERROR -> "";
+                    case SKIP -> " ON CONFLICT DO NOTHING";
+                    case UPSERT -> upsert;
+                };
+        this.returnsInserted = policy == ConflictPolicy.UPSERT && !overwrites && !upsertKey.isEmpty();
         this.statement = statement(target, keyed);
-        this.upsertRow = kind == Kind.UPDATE && settings.policy == ConflictPolicy.UPSERT && !keepsToast
+        this.upsertRow = kind == Kind.UPDATE && policy == ConflictPolicy.UPSERT && !keepsToast
                 ? insertHead + rowTuple + upsert
                 : null;
-        this.maxRows = maxRows(settings);
+        this.maxRows = maxRows(batchMaxRows);
     }
 
     record Settings(ConflictPolicy policy, int batchMaxRows) {}
@@ -113,7 +130,17 @@ final class RowPlan {
                     + target.name() + " has no primary or unique key whose columns the record carries, and the"
                     + " record marks no replica identity columns");
         }
-        return new RowPlan(kind, target, written, match, !event.unchangedToast().isEmpty(), settings);
+        boolean overwrites = event.op() == Op.READ;
+        ConflictPolicy policy = overwrites || event.pendingSnapshot() ? ConflictPolicy.UPSERT : settings.policy;
+        return new RowPlan(
+                kind,
+                target,
+                written,
+                match,
+                !event.unchangedToast().isEmpty(),
+                policy,
+                overwrites,
+                settings.batchMaxRows);
     }
 
     private static Kind kindOf(Op op) {
@@ -180,19 +207,20 @@ final class RowPlan {
      * A multi-row INSERT stays under the protocol's bind parameter limit; a row without columns
      * ({@code DEFAULT VALUES}) has no multi-row form.
      */
-    private int maxRows(Settings settings) {
+    private int maxRows(int batchMaxRows) {
         if (kind != Kind.INSERT) {
-            return settings.batchMaxRows;
+            return batchMaxRows;
         }
         if (written.isEmpty()) {
             return 1;
         }
-        return settings.policy == ConflictPolicy.SKIP
-                ? settings.batchMaxRows
-                : Math.max(1, Math.min(settings.batchMaxRows, MAX_BIND_PARAMETERS / written.size()));
+        return policy == ConflictPolicy.SKIP
+                ? batchMaxRows
+                : Math.max(1, Math.min(batchMaxRows, MAX_BIND_PARAMETERS / written.size()));
     }
 
-    private String upsertClause(List<String> key) {
+    /** @param reportsInserted whether the statement returns, per row, if it was inserted rather than overwritten */
+    private String upsertClause(List<String> key, boolean reportsInserted) {
         if (key.isEmpty()) {
             return ""; // a table without a key cannot conflict on one: a plain insert
         }
@@ -205,7 +233,7 @@ final class RowPlan {
                                 .map(c -> quote(c) + " = EXCLUDED." + quote(c))
                                 .collect(Collectors.joining(", "));
         // xmax is 0 on a freshly inserted row and set on one the upsert overwrote.
-        return " ON CONFLICT (" + columnList(key) + ") DO " + action + " RETURNING xmax = 0";
+        return " ON CONFLICT (" + columnList(key) + ") DO " + action + (reportsInserted ? " RETURNING xmax = 0" : "");
     }
 
     private String assignments() {

@@ -79,7 +79,7 @@ final class RowPlans {
         Schema rowSchema = (event.after() != null ? event.after() : event.before()).schema();
         Optional<TargetTable> target = target(table);
         if (target.isPresent()) {
-            RowPlan plan = plans.get(new Shape(target.get(), event.op(), rowSchema, event.unchangedToast()));
+            RowPlan plan = plans.get(Shape.of(target.get(), event, rowSchema));
             if (plan != null) {
                 return plan;
             }
@@ -91,7 +91,7 @@ final class RowPlans {
         }
         TargetTable fitted = target.orElseThrow(() -> new IllegalStateException("table " + table + " was not created"));
         RowPlan plan = RowPlan.of(fitted, record, rowSchema, settings);
-        plans.put(new Shape(fitted, event.op(), rowSchema, event.unchangedToast()), plan);
+        plans.put(Shape.of(fitted, event, rowSchema), plan);
         return plan;
     }
 
@@ -104,13 +104,20 @@ final class RowPlans {
     /**
      * What a plan depends on. The catalog and the converters hand out the same table and schema
      * instances again and again, so equality is checked by identity first and the hash avoids
-     * walking the schemas.
+     * walking the schemas. A change of a table whose snapshot is pending meets its conflicts otherwise, so it
+     * has a shape of its own.
      */
-    private record Shape(TargetTable target, Op op, Schema rowSchema, List<String> unchangedToast) {
+    private record Shape(
+            TargetTable target, Op op, Schema rowSchema, List<String> unchangedToast, boolean pendingSnapshot) {
+        static Shape of(TargetTable target, ChangeEvent event, Schema rowSchema) {
+            return new Shape(target, event.op(), rowSchema, event.unchangedToast(), event.pendingSnapshot());
+        }
+
         @Override
         public boolean equals(Object o) {
             return o instanceof Shape other
                     && op == other.op
+                    && pendingSnapshot == other.pendingSnapshot
                     && (target == other.target || target.equals(other.target))
                     && (rowSchema == other.rowSchema || rowSchema.equals(other.rowSchema))
                     && unchangedToast.equals(other.unchangedToast);
@@ -118,7 +125,7 @@ final class RowPlans {
 
         @Override
         public int hashCode() {
-            return Objects.hash(target.name(), op, rowSchema.name(), unchangedToast);
+            return Objects.hash(target.name(), op, rowSchema.name(), unchangedToast, pendingSnapshot);
         }
     }
 }

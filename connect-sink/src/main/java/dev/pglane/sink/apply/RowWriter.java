@@ -16,19 +16,17 @@ import java.util.List;
  */
 final class RowWriter {
     private final StatementCache statements;
-    private final ConflictPolicy policy;
     private final ConflictHandler conflicts;
 
-    RowWriter(StatementCache statements, ConflictPolicy policy, ConflictHandler conflicts) {
+    RowWriter(StatementCache statements, ConflictHandler conflicts) {
         this.statements = statements;
-        this.policy = policy;
         this.conflicts = conflicts;
     }
 
     void write(RowPlan plan, List<ChangeRecord> records, SourceTransaction tx) throws SQLException {
         switch (plan.kind) {
             case INSERT -> {
-                if (policy == ConflictPolicy.SKIP) {
+                if (plan.policy == ConflictPolicy.SKIP) {
                     insertEach(plan, records, tx);
                 } else {
                     insertAll(plan, records, tx);

@@ -18,7 +18,7 @@ import java.util.List;
  * the target four times where this waits once; a group of 32 waits once instead of 128 times.
  *
  * <p>The pipeline only succeeds when every row fits: each UPDATE and DELETE changes exactly one row and
- * each INSERT inserts all of its rows. Anything else (a conflict, a rejected value, a missing table) is
+ * each INSERT inserts all of its rows (or, for snapshot rows, inserts or overwrites them). Anything else (a conflict, a rejected value, a missing table) is
  * reported as {@link Outcome#REDO}: the caller rolls back and applies the transaction statement by
  * statement, which applies the conflict policy and names the record. Errors of running concurrently with
  * other sessions (deadlock, lock timeout, a cancel) and lost connections are thrown, as the scheduler
@@ -147,7 +147,9 @@ final class StatementPipeline implements AutoCloseable {
     private static boolean fits(PreparedStatement statement, Step step, boolean rows) throws SQLException {
         int expected = step.plan.kind == RowPlan.Kind.INSERT ? step.records.size() : 1;
         if (!rows) {
-            return statement.getUpdateCount() == expected;
+            int count = statement.getUpdateCount();
+            // snapshot rows of a table whose every column is key leave an existing row as it is: the same row
+            return step.plan.overwrites ? count <= expected : count == expected;
         }
         int inserted = 0;
         try (ResultSet rs = statement.getResultSet()) {

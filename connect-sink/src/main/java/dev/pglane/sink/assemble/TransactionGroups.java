@@ -16,7 +16,9 @@ import org.apache.kafka.common.TopicPartition;
  * two groups they just skip the states inside one. The group's progress is its last transaction's
  * END, written in the same commit, so a group is applied entirely or not at all, exactly once.
  *
- * <p>Only transactions held in memory are grouped: a spilled one is large enough to stand alone.
+ * <p>Only transactions held in memory are grouped: a spilled one is large enough to stand alone. A snapshot chunk
+ * ends its group: a group keeps its last member's END only, and the chunk's END says where the snapshot stands. Two
+ * chunks thus never share a group either, so chunks of different key ranges run on several workers.
  */
 public final class TransactionGroups {
     private final int maxTransactions;
@@ -44,22 +46,31 @@ public final class TransactionGroups {
             boolean fits = !tx.changes().spilled()
                     && open.size() < maxTransactions
                     && openChanges + tx.changes().count() <= maxChanges;
-            if (!fits && !open.isEmpty()) {
-                groups.add(join(open));
-                open = new ArrayList<>();
+            if (!fits) {
+                close(open, groups);
                 openChanges = 0;
             }
             if (tx.changes().spilled()) {
                 groups.add(tx);
-            } else {
-                open.add(tx);
-                openChanges += tx.changes().count();
+                continue;
+            }
+            open.add(tx);
+            openChanges += tx.changes().count();
+            if (tx.end().snapshot() != null) {
+                close(open, groups);
+                openChanges = 0;
             }
         }
+        close(open, groups);
+        return groups;
+    }
+
+    /** Adds the open members, if any, to {@code groups} as one group and empties them. */
+    private static void close(List<SourceTransaction> open, List<SourceTransaction> groups) {
         if (!open.isEmpty()) {
             groups.add(join(open));
+            open.clear();
         }
-        return groups;
     }
 
     private static SourceTransaction join(List<SourceTransaction> members) {

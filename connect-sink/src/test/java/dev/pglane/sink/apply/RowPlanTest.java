@@ -21,6 +21,8 @@ import java.util.function.Function;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The SQL a plan makes for each operation, policy and kind of target key. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
@@ -85,6 +87,44 @@ class RowPlanTest {
                 "INSERT INTO \"dst\".\"Items\" (\"id\", \"name\", \"qty\") VALUES (?, ?, ?)",
                 insert(KEYLESS, ConflictPolicy.UPSERT).insert(1),
                 "a table without a key cannot conflict on one");
+    }
+
+    @ParameterizedTest
+    @EnumSource(ConflictPolicy.class)
+    void snapshotRowsUpsertInMultiRowStatementsWithoutReportingBackWhateverThePolicy(ConflictPolicy policy) {
+        RowPlan plan = plan(KEYED, policy, tx -> tx.read(SOURCE, SOURCE.row(1, "a", 2)));
+        assertEquals(
+                "INSERT INTO \"dst\".\"Items\" (\"id\", \"name\", \"qty\") VALUES (?, ?, ?), (?, ?, ?) ON CONFLICT"
+                        + " (\"id\") DO UPDATE SET \"name\" = EXCLUDED.\"name\", \"qty\" = EXCLUDED.\"qty\"",
+                plan.insert(2));
+        assertTrue(plan.overwrites);
+        assertFalse(plan.returnsInserted, "overwriting a row is what a chunk is for, not a conflict to report");
+        assertEquals(1000, plan.maxRows);
+        assertEquals(
+                "INSERT INTO \"dst\".\"Items\" (\"id\", \"name\", \"qty\") VALUES (?, ?, ?)",
+                plan(KEYLESS, policy, tx -> tx.read(SOURCE, SOURCE.row(1, "a", 2)))
+                        .insert(1),
+                "a table without a key takes a plain insert");
+    }
+
+    @Test
+    void changesOfATableWhoseSnapshotIsPendingUpsertUnderErrorAndDoNotShareStatementsWithOthers() {
+        RowPlan insert =
+                plan(KEYED, ConflictPolicy.ERROR, tx -> tx.pendingSnapshot().insert(SOURCE, SOURCE.row(1, "a", 2)));
+        assertEquals(insert(KEYED, ConflictPolicy.UPSERT).insert(1), insert.insert(1));
+        assertTrue(insert.returnsInserted, "an overwritten row is counted as a pending miss");
+        assertFalse(insert.sameStatement(insert(KEYED, ConflictPolicy.ERROR)));
+
+        RowPlan update = plan(
+                KEYED, ConflictPolicy.ERROR, tx -> tx.pendingSnapshot().update(SOURCE, null, SOURCE.row(1, "a", 3)));
+        RowPlan unflagged = plan(KEYED, ConflictPolicy.ERROR, tx -> tx.update(SOURCE, null, SOURCE.row(1, "a", 3)));
+        assertEquals(unflagged.statement, update.statement);
+        assertEquals(
+                plan(KEYED, ConflictPolicy.UPSERT, tx -> tx.update(SOURCE, null, SOURCE.row(1, "a", 3))).upsertRow,
+                update.upsertRow);
+        assertNull(unflagged.upsertRow);
+        assertFalse(
+                update.sameStatement(unflagged), "a batch has one plan, and only one of them inserts a missing row");
     }
 
     @Test

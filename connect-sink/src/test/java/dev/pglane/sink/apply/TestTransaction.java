@@ -12,6 +12,7 @@ import dev.pglane.wire.envelope.TransactionInfo;
 import dev.pglane.wire.envelope.TruncateInfo;
 import dev.pglane.wire.marker.DataCollectionCount;
 import dev.pglane.wire.marker.Marker;
+import dev.pglane.wire.marker.SnapshotChunk;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +28,8 @@ public final class TestTransaction {
     private final long xid;
     private final Lsn endLsn;
     private final List<ChangeRecord> records = new ArrayList<>();
+    private boolean pendingSnapshot;
+    private SnapshotChunk snapshot;
 
     public TestTransaction(long xid, Lsn endLsn) {
         this.xid = xid;
@@ -35,6 +38,28 @@ public final class TestTransaction {
 
     public TestTransaction insert(SourceTable table, Struct after) {
         return change(table, Op.CREATE, b -> b.after(after));
+    }
+
+    /** A snapshot row ({@code op = r}); {@link #snapshotChunk} makes the transaction a chunk. */
+    public TestTransaction read(SourceTable table, Struct after) {
+        return change(table, Op.READ, b -> b.after(after));
+    }
+
+    /** The changes added from now on are flagged {@code pending_snapshot}. */
+    public TestTransaction pendingSnapshot() {
+        return pendingSnapshot(true);
+    }
+
+    /** Whether the changes added from now on are flagged {@code pending_snapshot}. */
+    public TestTransaction pendingSnapshot(boolean pending) {
+        pendingSnapshot = pending;
+        return this;
+    }
+
+    /** The END carries {@code chunk}: this transaction is a snapshot chunk. */
+    public TestTransaction snapshotChunk(SnapshotChunk chunk) {
+        snapshot = chunk;
+        return this;
     }
 
     public TestTransaction update(SourceTable table, Struct before, Struct after, String... unchangedToast) {
@@ -66,13 +91,14 @@ public final class TestTransaction {
                 table.schema(),
                 table.table(),
                 Timestamps.ofMicros(COMMIT_TS_US),
-                null,
+                op == Op.READ ? "true" : null,
                 null,
                 xid,
                 lsn,
                 null);
         ChangeEvent event = fields.apply(
-                        ChangeEvent.builder(op, source, new TransactionInfo(xid, order, order, null, 1)))
+                        ChangeEvent.builder(op, source, new TransactionInfo(xid, order, order, null, 1))
+                                .pendingSnapshot(pendingSnapshot))
                 .build();
         String topic = "src." + table.schema() + "." + table.table();
         records.add(new ChangeRecord(new TopicPartition(topic, 0), 100 + order, event, 200));
@@ -93,8 +119,8 @@ public final class TestTransaction {
         List<DataCollectionCount> counts = perTable.entrySet().stream()
                 .map(e -> new DataCollectionCount(e.getKey(), e.getValue(), "src." + e.getKey()))
                 .toList();
-        Marker.End end =
-                new Marker.End(1, xid, Lsn.valueOf(endLsn.asLong() - 40), endLsn, COMMIT_TS_US, records.size(), counts);
+        Marker.End end = new Marker.End(
+                1, xid, Lsn.valueOf(endLsn.asLong() - 40), endLsn, COMMIT_TS_US, records.size(), counts, snapshot);
         return new SourceTransaction(end, 7, Map.of(), ListedChanges.of(records));
     }
 }

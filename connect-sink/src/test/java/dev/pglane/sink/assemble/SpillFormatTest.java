@@ -131,7 +131,7 @@ class SpillFormatTest {
     }
 
     @Test
-    void everyOpComesBackEqual() throws IOException {
+    void everyOpComesBackEqualAndAPendingSnapshotFlagStays() throws IOException {
         List<ChangeEvent> events = List.of(
                 EnvelopeSamples.update(),
                 ChangeEvent.builder(Op.DELETE, Changes.source(7), EnvelopeSamples.transaction(7, 1))
@@ -146,6 +146,10 @@ class SpillFormatTest {
                 ChangeEvent.builder(
                                 Op.READ, EnvelopeSamples.source(7, Lsn.parse("0/1")), EnvelopeSamples.transaction(7, 4))
                         .after(EnvelopeSamples.row(2, "0.01", "snap"))
+                        .build(),
+                ChangeEvent.builder(Op.DELETE, Changes.source(7), EnvelopeSamples.transaction(7, 5))
+                        .before(EnvelopeSamples.row(3, null, null))
+                        .pendingSnapshot(true)
                         .build());
         List<ChangeRecord> records = new ArrayList<>();
         for (int i = 0; i < events.size(); i++) {

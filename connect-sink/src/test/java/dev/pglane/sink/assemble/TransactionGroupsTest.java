@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.pglane.wire.marker.Marker;
+import dev.pglane.wire.marker.SnapshotChunk;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -77,6 +79,43 @@ class TransactionGroupsTest {
         assertSame(ready.get(0), groups.get(0));
         assertSame(spilled, groups.get(1));
         assertEquals(2, groups.get(2).transactionCount());
+    }
+
+    @Test
+    void aSnapshotChunkEndsItsGroupSoThatItsEndIsTheGroupsAndTwoChunksNeverShareOne() {
+        List<SourceTransaction> ready =
+                List.of(tx(10, 1, 0), chunk(tx(11, 3, 1), 0), chunk(tx(12, 3, 4), 1), tx(13, 1, 7), tx(14, 1, 8));
+
+        List<SourceTransaction> groups = new TransactionGroups(32, 100).group(ready);
+
+        assertEquals(
+                List.of(11L, 12L, 14L),
+                groups.stream().map(SourceTransaction::xid).toList());
+        assertEquals(
+                List.of(2, 1, 2),
+                groups.stream().map(SourceTransaction::transactionCount).toList());
+        assertEquals(
+                new SnapshotChunk("s1", "public.orders", 0, false, false),
+                groups.get(0).end().snapshot());
+        assertSame(ready.get(2), groups.get(1));
+    }
+
+    /** {@code tx} as chunk {@code chunk} of a snapshot of public.orders. */
+    private static SourceTransaction chunk(SourceTransaction tx, long chunk) {
+        Marker.End end = tx.end();
+        return new SourceTransaction(
+                new Marker.End(
+                        end.generation(),
+                        end.xid(),
+                        end.commitLsn(),
+                        end.endLsn(),
+                        end.commitTsUs(),
+                        end.eventCount(),
+                        end.dataCollections(),
+                        new SnapshotChunk("s1", "public.orders", chunk, false, false)),
+                tx.markerOffset(),
+                tx.firstOffsets(),
+                tx.changes());
     }
 
     @Test

@@ -38,6 +38,29 @@ class ApplySchedulerTest {
     }
 
     @Test
+    void snapshotChunksOfDisjointKeyRangesRunOnTwoWorkersAtOnce() throws Exception {
+        try (SchedulerHarness harness = new SchedulerHarness(2, INTERVAL, 3)) {
+            FakeDatabase db = harness.db;
+            db.script(1, (session, attempt) -> db.await(session, () -> db.openTransactions() >= 2, "xid 2 to open"));
+            harness.submit(chunk(1, 1, 500), chunk(2, 501, 1000));
+            harness.awaitIdle();
+            harness.scheduler.checkFailure();
+            assertEquals(2, db.maxOpen());
+            assertEquals(List.of(1L, 2L), db.committedXids());
+            db.assertNoConflictingOverlap(Set.of());
+        }
+    }
+
+    /** A snapshot chunk of the accounts {@code from} to {@code to}. */
+    private static SourceTransaction chunk(long xid, int from, int to) {
+        TxBuilder chunk = new TxBuilder(xid);
+        for (int id = from; id <= to; id++) {
+            chunk.read("accounts", SampleTables.account(id, null, 0));
+        }
+        return chunk.build();
+    }
+
+    @Test
     void barrierWaitsForEarlierAndHoldsBackLaterTransactions() throws Exception {
         try (SchedulerHarness harness = new SchedulerHarness(4, INTERVAL, 3)) {
             FakeDatabase db = harness.db;

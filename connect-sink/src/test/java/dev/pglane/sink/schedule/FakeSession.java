@@ -228,10 +228,17 @@ final class FakeSession implements TransactionApplier {
         writeKeyed("items", event, after == null ? null : List.of(after.get("account_id"), after.get("qty")));
     }
 
-    /** Inserts, updates or deletes the row by id, failing as PostgreSQL would on a missing or duplicate key. */
+    /**
+     * Inserts, updates or deletes the row by id, failing as PostgreSQL would on a missing or duplicate key; a
+     * snapshot row overwrites whatever is there, as the session's upsert does.
+     */
     private void writeKeyed(String table, ChangeEvent event, Object newValue) throws SQLException {
         Map<Object, Object> rows = visible(table);
         Long newId = event.after() == null ? null : id(event.after());
+        if (event.op() == Op.READ) {
+            write(table, newId, newValue);
+            return;
+        }
         Long existing = null;
         if (event.op() != Op.CREATE) {
             existing = event.before() != null ? id(event.before()) : newId;

@@ -105,6 +105,11 @@ final class SampleTables {
             return add(ChangeEvent.builder(Op.CREATE, source(table), info()).after(after));
         }
 
+        /** A snapshot row ({@code op = r}), as a snapshot chunk carries them. */
+        TxBuilder read(String table, Struct after) {
+            return add(ChangeEvent.builder(Op.READ, source(table), info()).after(after));
+        }
+
         TxBuilder update(String table, Struct before, Struct after) {
             return add(ChangeEvent.builder(Op.UPDATE, source(table), info())
                     .before(before)

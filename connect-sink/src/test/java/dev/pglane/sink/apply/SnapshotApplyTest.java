@@ -1,0 +1,172 @@
+package dev.pglane.sink.apply;
+
+import static dev.pglane.sink.apply.SourceTable.column;
+import static dev.pglane.sink.apply.SourceTable.key;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.connect.logging.LogCapture;
+import dev.pglane.sink.ConflictPolicy;
+import dev.pglane.sink.TableName;
+import dev.pglane.sink.assemble.SourceTransaction;
+import dev.pglane.wire.Lsn;
+import dev.pglane.wire.types.PgType;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Snapshot rows and changes of tables whose snapshot is pending, against a real PostgreSQL: chunks overwrite what the
+ * target holds whatever {@code conflict.policy} says, and pending changes that miss are counted apart, never as
+ * conflicts; an unflagged change still meets the policy.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class SnapshotApplyTest {
+    @RegisterExtension
+    static final TargetServer server = new TargetServer(TableProgressLog.CREATE_TABLE);
+
+    /** What a session reported: conflicts and pending misses, as {@code kind table}. */
+    private static final class Reported implements ConflictListener {
+        final List<String> conflicts = new ArrayList<>();
+        final List<String> pendingMisses = new ArrayList<>();
+
+        @Override
+        public void conflict(String kind, TableName table) {
+            conflicts.add(kind + " " + table);
+        }
+
+        @Override
+        public void pendingSnapshotMiss(String kind, TableName table) {
+            pendingMisses.add(kind + " " + table);
+        }
+    }
+
+    /** {@code public.<name> (id int PRIMARY KEY, note text)} holding rows 1 and 2. */
+    private static SourceTable table(String name) throws SQLException {
+        server.execute(
+                "CREATE TABLE public." + name + " (id int PRIMARY KEY, note text)",
+                "INSERT INTO public." + name + " VALUES (1, 'target one'), (2, 'target two')");
+        return SourceTable.of("public", name, key("id", PgType.INT4), column("note", PgType.TEXT));
+    }
+
+    @ParameterizedTest(name = "{0}, pipeline {1}")
+    @CsvSource({"ERROR, true", "ERROR, false", "SKIP, true", "SKIP, false", "UPSERT, true"})
+    void chunkRowsOverwriteTheTargetsRowsInBatchesWhateverThePolicyAndAreNoConflicts(
+            ConflictPolicy policy, boolean pipeline) throws SQLException {
+        SourceTable t = table("chunked_" + policy.name().toLowerCase() + "_" + pipeline);
+        TestTransaction chunk = new TestTransaction(60, Lsn.parse("2/1000"));
+        for (int id = 1; id <= 2500; id++) {
+            chunk.read(t, t.row(id, "snapshot " + id));
+        }
+        Reported reported = new Reported();
+        try (LogCapture log = LogCapture.start();
+                ApplySession session = ApplySessionTest.open(server, policy, 1000, false, reported, pipeline)) {
+            ApplySessionTest.applyAndCommit(session, chunk.build());
+            assertEquals(0, session.redone(), "every statement fitted: nothing went statement by statement");
+            assertEquals(List.of(), log.warnings());
+        }
+        assertEquals(List.of(), reported.conflicts);
+        assertEquals(List.of(), reported.pendingMisses);
+        String name = "public." + t.table();
+        assertEquals(
+                List.of("2500|2500|snapshot 1|snapshot 2"),
+                server.rows("SELECT count(*), max(id), min(note) FILTER (WHERE id = 1), min(note) FILTER (WHERE id = 2)"
+                        + " FROM " + name));
+    }
+
+    @ParameterizedTest(name = "pipeline {0}")
+    @ValueSource(booleans = {true, false})
+    void chunkRowsInsertPlainlyWithoutAKeyAndLeaveAnIdenticalRowOfAnAllKeyTable(boolean pipeline) throws SQLException {
+        String keyless = "chunk_keyless_" + pipeline;
+        String allKey = "chunk_all_key_" + pipeline;
+        server.execute(
+                "CREATE TABLE public." + keyless + " (id int, note text)",
+                "CREATE TABLE public." + allKey + " (id int, tag text, PRIMARY KEY (id, tag))",
+                "INSERT INTO public." + allKey + " VALUES (1, 'a')");
+        SourceTable k = SourceTable.of("public", keyless, column("id", PgType.INT4), column("note", PgType.TEXT));
+        SourceTable a = SourceTable.of("public", allKey, key("id", PgType.INT4), key("tag", PgType.TEXT));
+        SourceTransaction chunk = new TestTransaction(61, Lsn.parse("2/2000"))
+                .read(k, k.row(1, "one"))
+                .read(k, k.row(2, "two"))
+                .read(a, a.row(1, "a"))
+                .read(a, a.row(2, "b"))
+                .build();
+        Reported reported = new Reported();
+        try (ApplySession session =
+                ApplySessionTest.open(server, ConflictPolicy.ERROR, 100, false, reported, pipeline)) {
+            ApplySessionTest.applyAndCommit(session, chunk);
+            assertEquals(0, session.redone());
+        }
+        assertEquals(List.of("1|one", "2|two"), server.rows("SELECT * FROM public." + keyless + " ORDER BY id"));
+        assertEquals(List.of("1|a", "2|b"), server.rows("SELECT * FROM public." + allKey + " ORDER BY id"));
+        assertEquals(List.of(), reported.conflicts);
+    }
+
+    @ParameterizedTest(name = "pipeline {0}")
+    @ValueSource(booleans = {true, false})
+    void pendingChangesThatMissAreCountedApartAndNeverFailUnderError(boolean pipeline) throws SQLException {
+        SourceTable t = table("pending_" + pipeline);
+        SourceTransaction tx = new TestTransaction(62, Lsn.parse("2/3000"))
+                .pendingSnapshot()
+                .insert(t, t.row(1, "source one"))
+                .update(t, null, t.row(6, null), "note")
+                .update(t, null, t.row(5, "source five"))
+                .pendingSnapshot(false)
+                .update(t, null, t.row(2, "source two"))
+                .insert(t, t.row(3, "source three"))
+                .pendingSnapshot()
+                .delete(t, t.row(7, null))
+                .build();
+        Reported reported = new Reported();
+        try (LogCapture log = LogCapture.start();
+                ApplySession session =
+                        ApplySessionTest.open(server, ConflictPolicy.ERROR, 100, false, reported, pipeline)) {
+            ApplySessionTest.applyAndCommit(session, tx);
+            assertEquals(List.of(), log.warnings(), "expected during a snapshot: logged at DEBUG only");
+        }
+        String name = "public." + t.table();
+        assertEquals(
+                List.of(
+                        "insert_exists " + name,
+                        "update_missing " + name,
+                        "update_missing " + name,
+                        "delete_missing " + name),
+                reported.pendingMisses);
+        assertEquals(List.of(), reported.conflicts);
+        assertEquals(
+                List.of("1|source one", "2|source two", "3|source three", "5|source five"),
+                server.rows("SELECT * FROM " + name + " ORDER BY id"),
+                "row 6 lacks its unchanged TOAST value: the chunk that brings it writes it whole");
+    }
+
+    @ParameterizedTest(name = "pipeline {0}")
+    @ValueSource(booleans = {true, false})
+    void anUnflaggedUpdateOfAMissingRowStillFailsUnderError(boolean pipeline) throws SQLException {
+        SourceTable t = table("unflagged_" + pipeline);
+        SourceTransaction tx = new TestTransaction(63, Lsn.parse("2/4000"))
+                .pendingSnapshot()
+                .update(t, null, t.row(5, "source five"))
+                .pendingSnapshot(false)
+                .update(t, null, t.row(9, "source nine"))
+                .build();
+        SQLException e;
+        try (ApplySession session =
+                ApplySessionTest.open(server, ConflictPolicy.ERROR, 100, false, ConflictListener.NONE, pipeline)) {
+            e = assertThrows(SQLException.class, () -> session.apply(tx));
+            session.rollback();
+        }
+        String name = "public." + t.table();
+        assertEquals(ConflictHandler.NO_DATA_FOUND, e.getSQLState());
+        assertTrue(
+                e.getMessage().startsWith("Conflict update_missing on " + name + ": no row with key (id)=(9)"),
+                e.getMessage());
+        assertEquals(List.of("1|target one", "2|target two"), server.rows("SELECT * FROM " + name + " ORDER BY id"));
+    }
+}
