@@ -56,6 +56,8 @@ public final class PgSourceTask extends SourceTask {
     private Lsn resumeLsn;
     /** The snapshot the next session runs. */
     private ReplicationSession.Snapshot snapshot = ReplicationSession.Snapshot.NONE;
+    /** {@code snapshot.mode=initial_only} and the snapshot is out: the task streams no more. */
+    private boolean streamingStopped;
 
     private Duration backoff;
     private long reconnectAtNanos;
@@ -84,6 +86,10 @@ public final class PgSourceTask extends SourceTask {
         }
         snapshot = firstSnapshot(stored);
         metrics = PgSourceMetrics.create(context, "pglane source " + connectorName, config.decoderLanes());
+        if (config.snapshotMode() == SnapshotMode.INITIAL_ONLY && stored != null && stored.snapshot() == null) {
+            stopStreaming("its initial snapshot was sent before this start");
+            return;
+        }
         try {
             openSession();
         } catch (RetriableException e) {
@@ -148,8 +154,8 @@ public final class PgSourceTask extends SourceTask {
         }
         ReplicationSession current = session;
         if (current == null) {
-            long wait = reconnectAtNanos - System.nanoTime();
-            if (stopping || wait > 0) {
+            long wait = streamingStopped ? POLL_WAIT.toNanos() : reconnectAtNanos - System.nanoTime();
+            if (stopping || streamingStopped || wait > 0) {
                 stopSignal.await(Math.min(wait, POLL_WAIT.toNanos()), TimeUnit.NANOSECONDS);
                 return null;
             }
@@ -166,6 +172,10 @@ public final class PgSourceTask extends SourceTask {
         try {
             List<SourceRecord> records = current.poll(config.pollBatchMaxRecords(), POLL_WAIT);
             metrics.recordsEmitted(records.size());
+            if (initialSnapshotDelivered(current)) {
+                endSession(current);
+                stopStreaming("its initial snapshot is on Kafka");
+            }
             return records.isEmpty() ? null : records;
         } catch (RetriableException e) {
             endSession(current);
@@ -206,6 +216,29 @@ public final class PgSourceTask extends SourceTask {
         }
         metrics.session(opened);
         return opened;
+    }
+
+    /**
+     * Under {@code snapshot.mode=initial_only}: the session ran the snapshot, its last END is out (the offsets carry
+     * no snapshot any more) and Kafka acknowledged everything, so the target can reach the state at that point.
+     */
+    private boolean initialSnapshotDelivered(ReplicationSession current) {
+        if (config.snapshotMode() != SnapshotMode.INITIAL_ONLY || !current.snapshots()) {
+            return false;
+        }
+        Map<String, ?> last = current.lastOffset();
+        return last != null && !last.containsKey(SourceOffset.SNAPSHOT) && acks.allAcknowledged();
+    }
+
+    private void stopStreaming(String why) {
+        streamingStopped = true;
+        log.info(
+                "pglane source {} has snapshot.mode=initial_only and {}: it streams no more. Its replication slot {}"
+                        + " still exists and keeps the server's WAL from its confirmed position on; drop it"
+                        + " (pg_drop_replication_slot) unless the connector is to stream again",
+                connectorName,
+                why,
+                config.slotName());
     }
 
     /** Ends a failed session; the next one resumes at the last END (or START, HEARTBEAT) it emitted. */

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.apache.kafka.connect.data.Field;
@@ -44,7 +45,15 @@ class PgSourceTaskSnapshotTest {
             "INSERT INTO public.accounts SELECT g, 0, repeat(md5(g::text), 100) FROM generate_series(1, 2000) g",
             "CREATE TABLE public.events (kind text, body text)",
             "ALTER TABLE public.events REPLICA IDENTITY FULL",
-            "INSERT INTO public.events SELECT 'seed', 'event ' || (g % 50) FROM generate_series(1, 600) g");
+            "INSERT INTO public.events SELECT 'seed', 'event ' || (g % 50) FROM generate_series(1, 600) g",
+            "CREATE TABLE public.gapped (id int PRIMARY KEY)",
+            "INSERT INTO public.gapped SELECT generate_series(1, 300)",
+            "CREATE TABLE public.once (id int PRIMARY KEY)",
+            "INSERT INTO public.once SELECT generate_series(1, 200)",
+            "CREATE TABLE public.odd_keys (name text, day date, v int, PRIMARY KEY (name, day))",
+            "INSERT INTO public.odd_keys SELECT k, date '2025-01-01' + d, d FROM unnest(ARRAY['plain', 'it''s',"
+                    + " 'back\\slash', 'x''); DROP TABLE public.orders; --', E'tab\\there', 'zz']) k,"
+                    + " generate_series(0, 29) d");
 
     @Test
     void existingRowsArriveInChunkTransactionsEachWithAnEndThatSaysWhereTheSnapshotStands() throws Exception {
@@ -180,6 +189,83 @@ class PgSourceTaskSnapshotTest {
             }
         }
         assertEquals(source, target);
+    }
+
+    @Test
+    void keysOfAnyTextAndSeveralColumnsBoundChunksExactly() throws Exception {
+        PgSourceTask task = server.start(config("snap_odd", "public\\.odd_keys", 7, 2), null);
+        List<SourceRecord> records = SourceTaskServer.pollUntil(task, snapshotDone());
+        List<String> keys = records.stream()
+                .filter(r -> marker(r) == null)
+                .map(r -> event(r).after().getString("name") + "/"
+                        + event(r).after().get("day"))
+                .toList();
+        assertEquals(180, keys.size(), "6 names by 30 days, in chunks of 7");
+        assertEquals(180, keys.stream().distinct().count());
+        assertEquals(
+                26, ends(records).stream().filter(e -> e.snapshot() != null).count());
+        try (Connection c = server.connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT count(*) FROM public.orders")) {
+            rs.next();
+            assertEquals(1000, rs.getInt(1), "no key value ran as SQL");
+        }
+    }
+
+    @Test
+    void whenNeededSendsEveryRowAgainOnceTheSlotIsLostUnderTheStoredOffset() throws Exception {
+        Map<String, String> props = config("snap_needed", "public\\.gapped", 100, 1);
+        props.put(PgSourceConfig.SNAPSHOT_MODE, "when_needed");
+        PgSourceTask first = server.start(props, null);
+        List<SourceRecord> sent = SourceTaskServer.pollUntil(first, snapshotDone());
+        Map<String, Object> stored = new HashMap<>(sent.get(sent.size() - 1).sourceOffset());
+        assertNull(stored.get(SourceOffset.SNAPSHOT));
+        first.stop();
+        dropOnceReleased("snap_needed");
+        server.sql("INSERT INTO public.gapped VALUES (1000)");
+
+        PgSourceTask second = server.start(props, stored);
+        List<Integer> again = readIds(SourceTaskServer.pollUntil(second, snapshotDone()));
+        assertEquals(301, again.size(), "every row again, the one committed in the gap too");
+        assertTrue(again.contains(1000));
+    }
+
+    @Test
+    void initialOnlyStopsStreamingOnceTheSnapshotIsOnKafka() throws Exception {
+        Map<String, String> props = config("snap_once", "public\\.once", 100, 1);
+        props.put(PgSourceConfig.SNAPSHOT_MODE, "initial_only");
+        PgSourceTask task = server.start(props, null);
+        List<SourceRecord> sent = SourceTaskServer.pollUntil(task, snapshotDone());
+        assertEquals(200, readIds(sent).size());
+        server.sql("INSERT INTO public.once VALUES (1000)");
+        long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        while (System.nanoTime() < quietUntil) {
+            List<SourceRecord> more = task.poll();
+            if (more != null) {
+                more.forEach(r -> KafkaAcks.stored(task, r));
+                assertTrue(
+                        more.stream().noneMatch(r -> marker(r) == null && event(r).op() == Op.CREATE),
+                        "a change after the snapshot: " + more);
+            }
+        }
+        task.stop();
+        PgSourceTask restarted =
+                server.start(props, new HashMap<>(sent.get(sent.size() - 1).sourceOffset()));
+        assertNull(restarted.poll(), "a restart after the snapshot streams nothing either");
+    }
+
+    /** Drops the slot once the stopped task's walsender has let go of it. */
+    private static void dropOnceReleased(String slot) throws Exception {
+        long deadline = System.nanoTime() + SourceTaskServer.DEADLINE_NANOS;
+        while (true) {
+            try {
+                server.sql("SELECT pg_drop_replication_slot('" + slot + "')");
+                return;
+            } catch (SQLException e) {
+                assertTrue(System.nanoTime() < deadline, "the slot stayed active: " + e.getMessage());
+                Thread.sleep(50);
+            }
+        }
     }
 
     @Test

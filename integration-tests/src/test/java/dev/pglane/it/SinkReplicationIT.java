@@ -208,7 +208,7 @@ class SinkReplicationIT {
     }
 
     /** Types the every-type table needs, on either server; created once per server, whichever story comes first. */
-    private static void createTypes(PostgresNode server) throws SQLException {
+    static void createTypes(PostgresNode server) throws SQLException {
         for (String statement : TypeCases.prerequisites()) {
             try {
                 SqlSession.execute(server, statement);

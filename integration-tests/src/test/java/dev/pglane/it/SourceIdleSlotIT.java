@@ -67,7 +67,7 @@ class SourceIdleSlotIT {
         }
     }
 
-    private static Lsn confirmedFlush(PostgresNode source, String slot) throws SQLException {
+    static Lsn confirmedFlush(PostgresNode source, String slot) throws SQLException {
         try (Connection connection = source.open();
                 PreparedStatement query = connection.prepareStatement(
                         "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ?")) {

@@ -3,6 +3,7 @@ package dev.pglane.source.reader;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.source.LogicalMessages;
 import dev.pglane.source.PgSourceConfig;
+import dev.pglane.source.SnapshotMode;
 import dev.pglane.source.StreamingMode;
 import dev.pglane.source.decode.DecoderLanes;
 import dev.pglane.source.decode.LaneActivity;
@@ -117,11 +118,20 @@ public final class ReplicationSession implements AutoCloseable {
         try {
             ServerVersion server = ServerVersion.of(sql);
             PublicationSetup.ensure(sql, config.publicationName(), config.publicationCreate(), config.tableFilter());
-            Lsn slotLsn = SlotSetup.ensure(
-                    sql, config.slotName(), start.resumeLsn(), config.slotRecreate(), start.connectorName());
-            Lsn resume = start.resumeLsn() != null ? start.resumeLsn() : slotLsn;
+            boolean whenNeeded = config.snapshotMode() == SnapshotMode.WHEN_NEEDED;
+            SlotSetup.Slot slot = SlotSetup.ensure(
+                    sql,
+                    config.slotName(),
+                    start.resumeLsn(),
+                    config.slotRecreate(),
+                    start.connectorName(),
+                    whenNeeded);
+            // a slot created again over the stored offset starts after it; the snapshot sends every row again
+            Snapshot plan = slot.recreatedOverOffset() && whenNeeded ? new Snapshot(true, null) : start.snapshot();
+            Lsn resume =
+                    start.resumeLsn() != null && !slot.recreatedOverOffset() ? start.resumeLsn() : slot.confirmed();
             FailureSlot failures = new FailureSlot();
-            SnapshotRunner snapshot = start.snapshot().runs() ? planSnapshot(config, start, sql, failures) : null;
+            SnapshotRunner snapshot = plan.runs() ? planSnapshot(config, start, plan, sql, failures) : null;
             ReplicationConnection replication =
                     ReplicationConnection.open(endpoint, "pglane-" + start.connectorName() + "-reader");
             PGReplicationStream stream;
@@ -186,7 +196,8 @@ public final class ReplicationSession implements AutoCloseable {
             Lsn resume) {}
 
     /** Plans the snapshot: a new one over the tables the publication sends, or the rest of the stored one. */
-    private static SnapshotRunner planSnapshot(PgSourceConfig config, Start start, Connection sql, FailureSlot failures)
+    private static SnapshotRunner planSnapshot(
+            PgSourceConfig config, Start start, Snapshot plan, Connection sql, FailureSlot failures)
             throws SQLException {
         SnapshotRunner.Settings settings = new SnapshotRunner.Settings(
                 start.connectorName(),
@@ -196,11 +207,7 @@ public final class ReplicationSession implements AutoCloseable {
                 config.snapshotChunkRows(),
                 config.database());
         return SnapshotRunner.plan(
-                settings,
-                start.snapshot().begin() ? null : start.snapshot().progress(),
-                sql,
-                config.publicationName(),
-                failures);
+                settings, plan.begin() ? null : plan.progress(), sql, config.publicationName(), failures);
     }
 
     private static ReplicationSession assemble(
@@ -263,6 +270,11 @@ public final class ReplicationSession implements AutoCloseable {
     /** The next records in stream order; see {@link OrderedEmitter#poll}. */
     public List<SourceRecord> poll(int maxRecords, Duration maxWait) throws InterruptedException {
         return emitter.poll(maxRecords, maxWait);
+    }
+
+    /** True if this session runs a snapshot. */
+    public boolean snapshots() {
+        return snapshot != null;
     }
 
     /** Where this session started replication. */

@@ -31,35 +31,62 @@ public final class SlotSetup {
     private record SlotState(Lsn confirmed, boolean lost, String why) {}
 
     /**
+     * The slot, ready.
+     *
+     * @param confirmed its {@code confirmed_flush_lsn}: where a connector without a stored offset starts
+     * @param recreatedOverOffset it was created again although an offset is stored: the changes between them are gone
+     */
+    public record Slot(Lsn confirmed, boolean recreatedOverOffset) {}
+
+    /**
      * Makes the slot ready to stream from.
      *
      * @param stored the connector's stored offset ({@code commit_end_lsn}), or {@code null} if it has none
      * @param connector the connector's name, for the recovery steps the error names
-     * @return the slot's {@code confirmed_flush_lsn}: where a connector without a stored offset starts
+     * @param snapshotFillsGap a new snapshot will send every row again ({@code snapshot.mode=when_needed}), so a slot
+     *     lost under a stored offset is created again
      * @throws ConnectException if the slot exists but is not a logical pgoutput slot of this database, or if it is
-     *     missing or invalidated while an offset is stored and {@code recreate} is {@link SlotRecreate#NEVER}
+     *     missing or invalidated while an offset is stored, {@code recreate} is {@link SlotRecreate#NEVER} and no
+     *     snapshot fills the gap
      */
-    public static Lsn ensure(Connection connection, String slot, Lsn stored, SlotRecreate recreate, String connector)
+    public static Slot ensure(
+            Connection connection,
+            String slot,
+            Lsn stored,
+            SlotRecreate recreate,
+            String connector,
+            boolean snapshotFillsGap)
             throws SQLException {
         SlotState state = state(connection, slot);
         if (state != null && !state.lost()) {
-            return state.confirmed();
+            return new Slot(state.confirmed(), false);
         }
         String what = state == null ? "does not exist" : "can no longer serve changes (" + state.why() + ")";
-        if (stored != null && recreate == SlotRecreate.NEVER) {
+        if (stored != null && recreate == SlotRecreate.NEVER && !snapshotFillsGap) {
             String rest = "/connectors/" + connector;
             throw new ConnectException("Replication slot '" + slot + "' " + what + ", but connector " + connector
                     + " has a stored offset at end LSN " + stored + ": the server no longer holds the changes since"
                     + " then, and a new slot would start after them and skip them. Either rebuild the target from the"
                     + " source and reset the connector's offsets (PUT " + rest + "/stop, DELETE " + rest + "/offsets,"
-                    + " PUT " + rest + "/resume), or set slot.recreate=allow_gap to recreate the slot and go on"
-                    + " without those changes");
+                    + " PUT " + rest + "/resume), set snapshot.mode=when_needed to recreate the slot and send every"
+                    + " row again, or set slot.recreate=allow_gap to recreate the slot and go on without those"
+                    + " changes");
         }
         if (state != null) {
             drop(connection, slot);
         }
         Lsn created = create(connection, slot);
-        if (stored != null) {
+        if (stored != null && snapshotFillsGap) {
+            log.warn(
+                    "Replication slot '{}' {}; snapshot.mode=when_needed created it again at {} and sends every row"
+                            + " again, over the changes committed after {} that were not captured. Rows deleted at the"
+                            + " source in that gap stay on the target: a snapshot overwrites and adds rows, it does not"
+                            + " delete them",
+                    slot,
+                    what,
+                    created,
+                    stored);
+        } else if (stored != null) {
             log.warn(
                     "Replication slot '{}' {}; slot.recreate=allow_gap created it again at {}: the changes committed"
                             + " after {} up to {} were not captured and are missing downstream",
@@ -71,7 +98,7 @@ public final class SlotSetup {
         } else if (state != null) {
             log.info("Replication slot '{}' {} and the connector has no stored offset: created it again", slot, what);
         }
-        return created;
+        return new Slot(created, stored != null);
     }
 
     private static Lsn create(Connection connection, String slot) throws SQLException {

@@ -68,7 +68,8 @@ final class ChunkSql {
         List<SnapshotTable.KeyColumn> key = table.chunkKey();
         StringJoiner values = new StringJoiner(", ", "(", ")");
         for (int i = 0; i < key.size(); i++) {
-            values.add(connection.escapeLiteral(bound.values().get(i)) + "::"
+            // escapeLiteral doubles the quotes inside; the quotes around are ours
+            values.add("'" + connection.escapeLiteral(bound.values().get(i)) + "'::"
                     + key.get(i).typeName());
         }
         return "(" + keyList(table) + ") " + operator + " " + values;

@@ -36,12 +36,14 @@ class SlotSetupTest {
     void createsTheSlotOnceAndReadsItsConfirmedPosition() throws SQLException {
         try (Connection c = server.getPostgresDatabase().getConnection();
                 Statement st = c.createStatement()) {
-            Lsn created = SlotSetup.ensure(c, "setup_slot", null, SlotRecreate.NEVER, "slot-test");
+            Lsn created = SlotSetup.ensure(c, "setup_slot", null, SlotRecreate.NEVER, "slot-test", false)
+                    .confirmed();
             assertTrue(created.isValid());
             st.execute("CREATE TABLE t (id int)");
             assertEquals(
                     created,
-                    SlotSetup.ensure(c, "setup_slot", null, SlotRecreate.NEVER, "slot-test"),
+                    SlotSetup.ensure(c, "setup_slot", null, SlotRecreate.NEVER, "slot-test", false)
+                            .confirmed(),
                     "the existing slot is reused, not moved");
         }
     }
@@ -53,7 +55,8 @@ class SlotSetupTest {
             st.execute("SELECT pg_create_physical_replication_slot('physical_slot')");
             ConnectException e = assertThrows(
                     ConnectException.class,
-                    () -> SlotSetup.ensure(c, "physical_slot", null, SlotRecreate.NEVER, "slot-test"));
+                    () -> SlotSetup.ensure(c, "physical_slot", null, SlotRecreate.NEVER, "slot-test", false)
+                            .confirmed());
             assertTrue(e.getMessage().contains("'physical_slot' is a physical slot"), e.getMessage());
         }
     }
@@ -64,7 +67,8 @@ class SlotSetupTest {
             ConnectException e = assertThrows(
                     ConnectException.class,
                     () -> SlotSetup.ensure(
-                            c, "vanished_slot", Lsn.parse("0/3000000"), SlotRecreate.NEVER, "slot-test"));
+                                    c, "vanished_slot", Lsn.parse("0/3000000"), SlotRecreate.NEVER, "slot-test", false)
+                            .confirmed());
             assertTrue(
                     e.getMessage()
                             .startsWith("Replication slot 'vanished_slot' does not exist, but connector slot-test"
@@ -74,8 +78,9 @@ class SlotSetupTest {
             assertTrue(e.getMessage().contains("DELETE /connectors/slot-test/offsets"), e.getMessage());
             assertEquals(0, slots(c, "vanished_slot"), "nothing was created");
 
-            Lsn created =
-                    SlotSetup.ensure(c, "vanished_slot", Lsn.parse("0/3000000"), SlotRecreate.ALLOW_GAP, "slot-test");
+            Lsn created = SlotSetup.ensure(
+                            c, "vanished_slot", Lsn.parse("0/3000000"), SlotRecreate.ALLOW_GAP, "slot-test", false)
+                    .confirmed();
             assertTrue(created.isValid());
             assertEquals(1, slots(c, "vanished_slot"), "allow_gap creates it again");
         }
@@ -90,7 +95,8 @@ class SlotSetupTest {
                         .start();
                 Connection c = small.getPostgresDatabase().getConnection();
                 Statement st = c.createStatement()) {
-            Lsn before = SlotSetup.ensure(c, "held_slot", null, SlotRecreate.NEVER, "slot-test");
+            Lsn before = SlotSetup.ensure(c, "held_slot", null, SlotRecreate.NEVER, "slot-test", false)
+                    .confirmed();
             st.execute("CREATE TABLE filler (x text)");
             for (int i = 0; i < 3; i++) {
                 st.execute("INSERT INTO filler SELECT repeat('x', 1000) FROM generate_series(1, 4000)");
@@ -99,16 +105,19 @@ class SlotSetupTest {
             st.execute("CHECKPOINT");
             ConnectException e = assertThrows(
                     ConnectException.class,
-                    () -> SlotSetup.ensure(c, "held_slot", before, SlotRecreate.NEVER, "slot-test"));
+                    () -> SlotSetup.ensure(c, "held_slot", before, SlotRecreate.NEVER, "slot-test", false)
+                            .confirmed());
             assertTrue(
                     e.getMessage().startsWith("Replication slot 'held_slot' can no longer serve changes"),
                     e.getMessage());
 
-            Lsn recreated = SlotSetup.ensure(c, "held_slot", before, SlotRecreate.ALLOW_GAP, "slot-test");
+            Lsn recreated = SlotSetup.ensure(c, "held_slot", before, SlotRecreate.ALLOW_GAP, "slot-test", false)
+                    .confirmed();
             assertTrue(recreated.compareTo(before) > 0, recreated + " after " + before);
             assertEquals(
                     recreated,
-                    SlotSetup.ensure(c, "held_slot", before, SlotRecreate.NEVER, "slot-test"),
+                    SlotSetup.ensure(c, "held_slot", before, SlotRecreate.NEVER, "slot-test", false)
+                            .confirmed(),
                     "a usable slot again");
         }
     }

@@ -73,6 +73,8 @@ final class ConnectorRun {
         config.put("slot.name", slot);
         config.put("publication.name", Backlog.PUBLICATION);
         config.put("topic.prefix", name);
+        // the backlog is what is measured: its tables' existing rows are not
+        config.put("snapshot.mode", "never");
         config.putAll(settings);
         return config;
     }

@@ -19,10 +19,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * {@code ./pglane-local demo}: a whole pipeline under load, in the foreground. It starts a stack, gives both
- * databases pgbench's tables (the same rows on each, as an initial copy would), creates both connectors, then runs
- * pgbench and the mixed {@link ChangeWorkload} on the source for the given time, waits until the sink has caught
- * up, compares the databases and prints what went through and how fast. Exit 0 only when they are equal.
+ * {@code ./pglane-local demo}: a whole pipeline under load, in the foreground. It starts a stack, gives the source
+ * pgbench's tables and rows (the target gets them from the source connector's snapshot), creates both connectors,
+ * then runs pgbench and the mixed {@link ChangeWorkload} on the source for the given time, while the snapshot runs,
+ * waits until the sink has caught up, compares the databases and prints what went through and how fast. Exit 0 only
+ * when they are equal.
  */
 final class Demo {
     private static final String WORKLOAD_SCHEMA = "public";
@@ -79,14 +80,14 @@ final class Demo {
         }
     }
 
-    /** pgbench's tables and rows on both servers, the mixed workload's tables on the source only. */
+    /**
+     * pgbench's tables and rows and the mixed workload's tables, on the source only: the sink creates them on the
+     * target (auto.create) from the first record of each, and the snapshot brings the rows already there.
+     */
     private void prepare(LocalStack stack, boolean pgbench, ChangeWorkload mixed) throws Exception {
         if (pgbench) {
-            for (PostgresNode server : new PostgresNode[] {stack.source(), stack.target()}) {
-                Pgbench.of(options.pgbench(), server).init(PGBENCH_SCALE);
-            }
+            Pgbench.of(options.pgbench(), stack.source()).init(PGBENCH_SCALE);
         }
-        // the sink creates them on the target (auto.create) from the first change it sees of each
         mixed.createTables();
     }
 

@@ -1,0 +1,202 @@
+package dev.pglane.it;
+
+import static dev.pglane.it.SinkReplicationIT.assertEqual;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.wire.Lsn;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Databases that already have rows: the source connector's snapshot sends them while an application keeps writing,
+ * through a real broker and worker into an empty target. Once the sink reports the snapshot complete and has caught
+ * up, the target equals the source, whichever tables: a large one, one without a key, one of every type family and
+ * a partitioned one.
+ */
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
+class SnapshotIT {
+    /** The large table's rows on the default major; the others get a tenth, to keep the suite's time. */
+    private static final int ACCOUNTS = 1_000_000;
+
+    private static final Duration SNAPSHOT = Duration.ofSeconds(300);
+    private static final Duration CATCH_UP = Duration.ofSeconds(180);
+
+    @RegisterExtension
+    static final SharedWorker worker = new SharedWorker();
+
+    @RegisterExtension
+    static final SourceServers servers = new SourceServers();
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.pglane.it.SourceServers#versions")
+    @DisplayName("existing rows of a large, a keyless, an every-type and a partitioned table arrive while the"
+            + " application writes to them; the slot keeps moving, and the target ends equal to the source")
+    void existingRowsArriveUnderLoad(PostgresVersion version) throws Exception {
+        PostgresNode source = servers.of(version);
+        PostgresNode target = servers.targetOf(version);
+        String name = "snap_pg" + version.major();
+        int accounts = version.equals(PostgresVersion.fromProperty()) ? ACCOUNTS : ACCOUNTS / 10;
+        seed(source, target, name, accounts);
+
+        Map<String, String> snapshot = Map.of("snapshot.mode", "initial", "snapshot.threads", "2");
+        try (SinkConnectorRun run =
+                SinkConnectorRun.start(worker, source, target, name, snapshot, Map.of("apply.workers", "2"))) {
+            AtomicBoolean writing = new AtomicBoolean(true);
+            AtomicLong written = new AtomicLong();
+            Thread application = new Thread(() -> write(source, name, accounts, writing, written), "application");
+            application.start();
+            try {
+                List<Lsn> confirmed = confirmedWhileSnapshotting(run, source);
+                assertTrue(
+                        confirmed.get(confirmed.size() - 1).compareTo(confirmed.get(0)) > 0,
+                        "the slot's confirmed position moved during the snapshot: " + confirmed);
+            } finally {
+                writing.set(false);
+                application.join();
+            }
+            assertTrue(written.get() > 0, "the application wrote while the snapshot ran");
+            run.awaitCatchUp(CATCH_UP);
+            assertEqual(run.compare());
+            assertTrue(TaskMetrics.value(run.sinkName(), "snapshot-tables-done") >= 5, "every table's last chunk");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.pglane.it.SourceServers#defaultVersion")
+    @DisplayName("the source task and then the sink task restart in the middle of the snapshot: the snapshot goes on"
+            + " from the next chunk and the target ends equal to the source")
+    void restartsInTheMiddle(PostgresVersion version) throws Exception {
+        PostgresNode source = servers.of(version);
+        PostgresNode target = servers.targetOf(version);
+        String name = "snap_restart_pg" + version.major();
+        int accounts = ACCOUNTS / 5;
+        seed(source, target, name, accounts);
+
+        Map<String, String> snapshot = Map.of("snapshot.mode", "initial", "snapshot.chunk.rows", "5000");
+        try (SinkConnectorRun run =
+                SinkConnectorRun.start(worker, source, target, name, snapshot, Map.of("apply.workers", "2"))) {
+            AtomicBoolean writing = new AtomicBoolean(true);
+            Thread application =
+                    new Thread(() -> write(source, name, accounts, writing, new AtomicLong()), "application");
+            application.start();
+            try {
+                Waits.until("the sink applies snapshot chunks", SNAPSHOT, () -> chunksApplied(run) >= 10);
+                run.source().restartTask();
+                double beforeSinkRestart = chunksApplied(run);
+                Waits.until(
+                        "chunks after the source restart", SNAPSHOT, () -> chunksApplied(run) > beforeSinkRestart + 10);
+                run.restartSinkTask();
+                Waits.until("the snapshot completes", SNAPSHOT, () -> snapshotComplete(run));
+            } finally {
+                writing.set(false);
+                application.join();
+            }
+            run.awaitCatchUp(CATCH_UP);
+            assertEqual(run.compare());
+        }
+    }
+
+    /**
+     * On the source, the tables with their rows; on the target, the schema, and the partitioned table (whose
+     * partitions the publication sends as tables of their own).
+     */
+    private static void seed(PostgresNode source, PostgresNode target, String name, int accounts) throws SQLException {
+        List<TypeCase> cases = TypeCases.all();
+        SinkReplicationIT.createTypes(source);
+        SinkReplicationIT.createTypes(target);
+        String partitioned = "CREATE TABLE " + name + ".measures (id integer, at date, v integer, PRIMARY KEY (id, at))"
+                + " PARTITION BY RANGE (at)";
+        String partitions = "CREATE TABLE " + name + ".measures_2025 PARTITION OF " + name
+                + ".measures FOR VALUES FROM ('2025-01-01') TO ('2026-01-01'); CREATE TABLE " + name
+                + ".measures_2026 PARTITION OF " + name + ".measures FOR VALUES FROM ('2026-01-01') TO ('2027-01-01')";
+        List<String> statements = new ArrayList<>(List.of(
+                "CREATE SCHEMA " + name,
+                "CREATE TABLE " + name + ".accounts (id bigint PRIMARY KEY, balance integer NOT NULL, note text)",
+                "INSERT INTO " + name + ".accounts SELECT g, 0, 'account ' || g FROM generate_series(1, " + accounts
+                        + ") g",
+                "CREATE TABLE " + name + ".events (kind text, body text)",
+                "ALTER TABLE " + name + ".events REPLICA IDENTITY FULL",
+                "INSERT INTO " + name + ".events SELECT 'seed', 'event ' || g FROM generate_series(1, 20000) g",
+                TypeCases.createTable(name + ".every_type", cases),
+                partitioned,
+                partitions,
+                "INSERT INTO " + name + ".measures SELECT g, date '2025-06-01' + (g % 400), g FROM"
+                        + " generate_series(1, 20000) g"));
+        for (int row = 0; row <= 3; row++) {
+            statements.add(TypeCases.insert(name + ".every_type", cases, row));
+        }
+        statements.add("ANALYZE");
+        SqlSession.execute(source, statements.toArray(String[]::new));
+        SqlSession.execute(target, "CREATE SCHEMA " + name, partitioned, partitions);
+    }
+
+    /** Updates, deletes and inserts over the tables until told to stop, as an application would. */
+    private static void write(
+            PostgresNode source, String name, int accounts, AtomicBoolean writing, AtomicLong written) {
+        long next = accounts + 1;
+        try (SqlSession session = SqlSession.open(source)) {
+            while (writing.get()) {
+                long id = ThreadLocalRandom.current().nextLong(1, accounts + 1);
+                session.exec("UPDATE " + name + ".accounts SET balance = balance + 1 WHERE id = ?", id);
+                session.exec("DELETE FROM " + name + ".accounts WHERE id = ?", id + 1);
+                session.exec("INSERT INTO " + name + ".accounts VALUES (?, 1, 'new')", next++);
+                session.exec("INSERT INTO " + name + ".events VALUES ('new', 'event ' || ?::text)", id);
+                session.exec(
+                        "UPDATE " + name + ".events SET body = body || '+' WHERE ctid = (SELECT ctid FROM " + name
+                                + ".events WHERE kind = 'seed' AND body = 'event ' || ?::text LIMIT 1)",
+                        id % 20000);
+                session.exec("UPDATE " + name + ".measures SET v = v + 1 WHERE id = ?", id % 20000);
+                session.exec("UPDATE " + name + ".every_type SET c_text = 'changed ' || ?::text WHERE id = 1", id);
+                session.commit();
+                written.incrementAndGet();
+                Thread.sleep(2);
+            }
+        } catch (SQLException | InterruptedException e) {
+            throw new IllegalStateException("the application failed", e);
+        }
+    }
+
+    /** The slot's confirmed position, sampled every two seconds until the sink reports the snapshot complete. */
+    private static List<Lsn> confirmedWhileSnapshotting(SinkConnectorRun run, PostgresNode source) throws Exception {
+        List<Lsn> confirmed = new ArrayList<>();
+        long deadline = System.nanoTime() + SNAPSHOT.toNanos();
+        while (!snapshotComplete(run)) {
+            assertTrue(System.nanoTime() < deadline, "the snapshot did not complete in " + SNAPSHOT);
+            confirmed.add(SourceIdleSlotIT.confirmedFlush(source, run.source().slot()));
+            Thread.sleep(2000);
+        }
+        assertTrue(confirmed.size() >= 2, "the snapshot took at least two samples: " + confirmed);
+        return confirmed;
+    }
+
+    private static boolean snapshotComplete(SinkConnectorRun run) {
+        return metric(run, "snapshot-complete") == 1.0;
+    }
+
+    private static double chunksApplied(SinkConnectorRun run) {
+        return metric(run, "snapshot-chunks-applied-total");
+    }
+
+    /** A sink metric, 0 while the task has not registered it (it is starting). */
+    private static double metric(SinkConnectorRun run, String metric) {
+        try {
+            return TaskMetrics.value(run.sinkName(), metric);
+        } catch (IllegalStateException e) {
+            return 0;
+        }
+    }
+}
