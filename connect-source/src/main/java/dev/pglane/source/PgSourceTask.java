@@ -2,7 +2,6 @@ package dev.pglane.source;
 
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.source.offset.AckTracker;
-import dev.pglane.source.reader.ConnectionLoss;
 import dev.pglane.source.reader.ReplicationSession;
 import dev.pglane.source.snapshot.SnapshotProgress;
 import dev.pglane.source.validate.DeliveryRules;

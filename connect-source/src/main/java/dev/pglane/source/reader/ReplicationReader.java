@@ -1,5 +1,6 @@
 package dev.pglane.source.reader;
 
+import dev.pglane.source.ConnectionLoss;
 import dev.pglane.source.decode.DecoderLanes;
 import dev.pglane.source.emit.FailureSlot;
 import dev.pglane.source.offset.AckTracker;

@@ -1,8 +1,8 @@
 package dev.pglane.source.snapshot;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.source.ConnectionLoss;
 import dev.pglane.source.emit.FailureSlot;
-import dev.pglane.source.reader.ConnectionLoss;
 import dev.pglane.source.values.SessionSettings;
 import dev.pglane.wire.marker.SnapshotChunk;
 import java.sql.Connection;

@@ -1,4 +1,4 @@
-package dev.pglane.source.reader;
+package dev.pglane.source;
 
 import dev.pglane.connect.database.SqlStateClass;
 import java.io.IOException;
