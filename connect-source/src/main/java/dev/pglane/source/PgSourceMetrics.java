@@ -6,6 +6,7 @@ import dev.pglane.source.decode.LaneActivity;
 import dev.pglane.source.reader.ReaderActivity;
 import dev.pglane.source.reader.ReplicationReader;
 import dev.pglane.source.reader.ReplicationSession;
+import dev.pglane.source.snapshot.SnapshotRunner.Standing;
 import dev.pglane.wire.Lsn;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -26,7 +27,10 @@ import org.apache.kafka.connect.source.SourceTaskContext;
  *       committed, per second;
  *   <li>{@code lane-queue-depth} (tag {@code lane}): batches waiting for a decoder lane;
  *   <li>{@code reader-busy-ratio}, {@code decoder-busy-ratio} (tag {@code lane}): the share of time the
- *       reader and each lane spent working since the previous reading of the metric.
+ *       reader and each lane spent working since the previous reading of the metric;
+ *   <li>{@code snapshot-tables}, {@code snapshot-tables-done}, {@code snapshot-chunks-sent},
+ *       {@code snapshot-rows-sent}, {@code snapshot-rows-estimated}, {@code snapshot-seconds-left}: the snapshot
+ *       the session runs (0, and -1 for the time left, when it runs none or has sent nothing yet).
  * </ul>
  */
 public final class PgSourceMetrics implements ReaderActivity, LaneActivity {
@@ -55,6 +59,23 @@ public final class PgSourceMetrics implements ReaderActivity, LaneActivity {
             return server.compareTo(flushed) > 0 && flushed.isValid() ? server.bytesSince(flushed) : 0L;
         });
         ratio("reader-busy-ratio", "Share of time the reader thread spent reading and dispatching", Map.of(), reader);
+        snapshot("snapshot-tables", "Tables of the session's snapshot", Standing::tables);
+        snapshot("snapshot-tables-done", "Tables of the session's snapshot sent in full", Standing::tablesDone);
+        snapshot("snapshot-chunks-sent", "Snapshot chunks this session sent", Standing::chunksSent);
+        snapshot("snapshot-rows-sent", "Snapshot rows this session sent", Standing::rowsSent);
+        snapshot(
+                "snapshot-rows-estimated",
+                "Rows of the snapshot's tables, as statistics estimate",
+                Standing::rowsEstimated);
+        metrics.define(
+                "snapshot-seconds-left",
+                "Estimated seconds until the snapshot is sent, at its rate so far; -1 when unknown",
+                Map.of(),
+                (Gauge<Double>) (config, now) -> {
+                    ReplicationSession current = session;
+                    Standing standing = current == null ? null : current.snapshotStanding();
+                    return standing == null ? -1.0 : standing.secondsLeft();
+                });
         for (int i = 0; i < laneCount; i++) {
             int lane = i;
             Map<String, String> tags = Map.of("lane", Integer.toString(lane));
@@ -102,6 +123,13 @@ public final class PgSourceMetrics implements ReaderActivity, LaneActivity {
     @Override
     public void decoded(int lane, long busyNanos) {
         lanes[lane].add(busyNanos);
+    }
+
+    private void snapshot(String name, String description, Function<Standing, Number> value) {
+        gauge(name, description, Map.of(), s -> {
+            Standing standing = s.snapshotStanding();
+            return standing == null ? 0L : value.apply(standing).longValue();
+        });
     }
 
     private void lsn(String name, String description, Function<ReplicationReader, Lsn> position) {

@@ -67,6 +67,12 @@ class PgSourceMetricsTest {
                             "received-lsn",
                             "records-rate",
                             "server-wal-lsn",
+                            "snapshot-chunks-sent",
+                            "snapshot-rows-estimated",
+                            "snapshot-rows-sent",
+                            "snapshot-seconds-left",
+                            "snapshot-tables",
+                            "snapshot-tables-done",
                             "transactions-rate")),
                     names);
         }

@@ -86,6 +86,11 @@ class PgSourceTaskSnapshotTest {
         }
         SourceRecord last = records.get(records.size() - 1);
         assertNull(last.sourceOffset().get(SourceOffset.SNAPSHOT), "a finished snapshot leaves no progress behind");
+        assertEquals(1.0, server.metricValue("snapshot-tables"));
+        assertEquals(1.0, server.metricValue("snapshot-tables-done"));
+        assertEquals(10.0, server.metricValue("snapshot-chunks-sent"));
+        assertEquals(1000.0, server.metricValue("snapshot-rows-sent"));
+        assertEquals(0.0, server.metricValue("snapshot-seconds-left"), "nothing left once every row is sent");
         assertNotNull(records.get(0).sourceOffset().get(SourceOffset.SNAPSHOT), "START records the snapshot");
     }
 
@@ -237,6 +242,8 @@ class PgSourceTaskSnapshotTest {
         PgSourceTask task = server.start(props, null);
         List<SourceRecord> sent = SourceTaskServer.pollUntil(task, snapshotDone());
         assertEquals(200, readIds(sent).size());
+        // the poll after the acknowledgements sees the snapshot delivered and stops
+        assertNull(task.poll());
         server.sql("INSERT INTO public.once VALUES (1000)");
         long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
         while (System.nanoTime() < quietUntil) {

@@ -132,15 +132,8 @@ class PgSourceTaskTest {
                 records.get(7).sourceOffset());
 
         server.awaitConfirmedFlush("task_order", endA.endLsn());
-        assertTrue(metricValue("flushed-lsn") >= endA.endLsn().asLong(), "the flushed-lsn metric follows the slot");
-    }
-
-    private double metricValue(String name) {
-        return server.metrics().metrics().entrySet().stream()
-                .filter(e -> e.getKey().name().equals(name))
-                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
-                .findFirst()
-                .orElseThrow();
+        assertTrue(
+                server.metricValue("flushed-lsn") >= endA.endLsn().asLong(), "the flushed-lsn metric follows the slot");
     }
 
     @Test

@@ -76,6 +76,15 @@ final class SourceTaskServer implements BeforeAllCallback, AfterAllCallback, Aft
         return metrics;
     }
 
+    /** The value of the tasks' metric {@code name} (the first task's, if several have it). */
+    double metricValue(String name) {
+        return metrics.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals(name))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .findFirst()
+                .orElseThrow();
+    }
+
     /**
      * A task config capturing public.orders and public.lines under prefix {@code shop}, with slot {@code slot}, and no
      * snapshot: these tests watch the stream, whose records a snapshot of the (empty) tables would precede.

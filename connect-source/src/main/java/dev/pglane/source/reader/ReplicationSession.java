@@ -277,6 +277,11 @@ public final class ReplicationSession implements AutoCloseable {
         return snapshot != null;
     }
 
+    /** Where this session's snapshot stands, or {@code null} when it runs none. */
+    public SnapshotRunner.Standing snapshotStanding() {
+        return snapshot == null ? null : snapshot.standing();
+    }
+
     /** Where this session started replication. */
     public Lsn resumeLsn() {
         return resumeLsn;

@@ -25,7 +25,7 @@ final class SnapshotCatalog {
         String query = "SELECT c.oid, n.nspname, c.relname, c.relreplident, a.attname, a.atttypid, a.atttypmod,"
                 + " c.relreplident = 'f' OR EXISTS (SELECT 1 FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid"
                 + " AND a.attnum = ANY (i.indkey) AND ((c.relreplident = 'd' AND i.indisprimary)"
-                + " OR (c.relreplident = 'i' AND i.indisreplident)))"
+                + " OR (c.relreplident = 'i' AND i.indisreplident))), GREATEST(c.reltuples, 0)::int8"
                 + " FROM pg_catalog.pg_publication_tables pt"
                 + " JOIN pg_catalog.pg_namespace n ON n.nspname = pt.schemaname"
                 + " JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = pt.tablename"
@@ -38,13 +38,16 @@ final class SnapshotCatalog {
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
                     int oid = (int) rs.getLong(1);
-                    Builder table = tables.computeIfAbsent(
-                            oid,
-                            o -> new Builder(
-                                    o,
-                                    string(rs, 2),
-                                    string(rs, 3),
-                                    string(rs, 4).charAt(0)));
+                    Builder table = tables.get(oid);
+                    if (table == null) {
+                        table = new Builder(
+                                oid,
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getString(4).charAt(0),
+                                rs.getLong(9));
+                        tables.put(oid, table);
+                    }
                     table.columns.add(
                             new RelationColumn(rs.getString(5), (int) rs.getLong(6), rs.getInt(7), rs.getBoolean(8)));
                 }
@@ -53,7 +56,13 @@ final class SnapshotCatalog {
         List<SnapshotTable> out = new ArrayList<>();
         for (Builder table : tables.values()) {
             out.add(new SnapshotTable(
-                    table.oid, table.schema, table.table, table.identity, table.columns, chunkKey(sql, table.oid)));
+                    table.oid,
+                    table.schema,
+                    table.table,
+                    table.identity,
+                    table.columns,
+                    chunkKey(sql, table.oid),
+                    table.estimatedRows));
         }
         return out;
     }
@@ -79,26 +88,20 @@ final class SnapshotCatalog {
         return key;
     }
 
-    private static String string(ResultSet rs, int column) {
-        try {
-            return rs.getString(column);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     private static final class Builder {
         final int oid;
         final String schema;
         final String table;
         final char identity;
+        final long estimatedRows;
         final List<RelationColumn> columns = new ArrayList<>();
 
-        Builder(int oid, String schema, String table, char identity) {
+        Builder(int oid, String schema, String table, char identity, long estimatedRows) {
             this.oid = oid;
             this.schema = schema;
             this.table = table;
             this.identity = identity;
+            this.estimatedRows = estimatedRows;
         }
     }
 }

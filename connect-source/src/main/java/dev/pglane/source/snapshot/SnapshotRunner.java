@@ -67,6 +67,19 @@ public final class SnapshotRunner implements AutoCloseable {
     private final List<Connection> connections = new ArrayList<>();
     private volatile boolean stopping;
     private SnapshotProgress progress;
+    private final long startNanos = System.nanoTime();
+    private long rowsSent;
+    private long chunksSent;
+
+    /**
+     * Where the snapshot stands, for the metrics.
+     *
+     * @param rowsEstimated the rows of the tables still to send when the session started, as the statistics
+     *     estimate them
+     * @param secondsLeft at the rate so far, the time until {@code rowsEstimated} are sent; -1 before the first chunk
+     */
+    public record Standing(
+            int tables, int tablesDone, long chunksSent, long rowsSent, long rowsEstimated, double secondsLeft) {}
 
     private static final class TableStats {
         final long startNanos = System.nanoTime();
@@ -144,6 +157,16 @@ public final class SnapshotRunner implements AutoCloseable {
         return progress;
     }
 
+    /** Where the snapshot stands; any thread. */
+    public synchronized Standing standing() {
+        int done = (int) tables.stream().filter(TableChunks::done).count();
+        long estimated =
+                tables.stream().mapToLong(t -> t.table().estimatedRows()).sum();
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        double left = rowsSent == 0 ? -1 : Math.max(0, estimated - rowsSent) / (rowsSent / seconds);
+        return new Standing(tables.size(), done, chunksSent, rowsSent, estimated, left);
+    }
+
     /** True while the table's snapshot has not been sent in full: its changes may reach rows a target lacks. */
     public boolean pending(int relationId) {
         return pending.contains(relationId);
@@ -175,6 +198,8 @@ public final class SnapshotRunner implements AutoCloseable {
         TableStats counted = stats.get(chunk.table().name());
         counted.rows += rows;
         counted.chunks++;
+        rowsSent += rows;
+        chunksSent++;
         boolean tableDone = table.done();
         progress = progress.with(chunk.table().name(), table.resumeBound(), tableDone);
         if (tableDone) {

@@ -10,6 +10,7 @@ import java.util.List;
  *
  * @param chunkKey the primary key's columns in index order, else the replica identity index's; empty when the table
  *     has neither, which is then read in one chunk
+ * @param estimatedRows the rows the server's statistics estimate ({@code reltuples}), 0 when it has none
  */
 record SnapshotTable(
         int oid,
@@ -17,7 +18,8 @@ record SnapshotTable(
         String table,
         char replicaIdentity,
         List<RelationColumn> columns,
-        List<KeyColumn> chunkKey) {
+        List<KeyColumn> chunkKey,
+        long estimatedRows) {
 
     /** A column of the chunk key, with the type name the server formats for it (for typed literals). */
     record KeyColumn(String name, String typeName) {}
