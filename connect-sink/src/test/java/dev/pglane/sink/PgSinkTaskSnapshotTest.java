@@ -125,6 +125,57 @@ class PgSinkTaskSnapshotTest {
         assertEquals(List.of(), target.rows("SELECT id FROM public.ledger WHERE id = 160"));
     }
 
+    @Test
+    void aChunkDeletesTheTargetsRowsInItsKeyRangeThatItDoesNotHoldAndLeavesTheRestAlone() throws Exception {
+        target.execute(
+                "INSERT INTO public.ledger SELECT g, 'stale ' || g FROM generate_series(3, 10) g",
+                "INSERT INTO public.ledger VALUES (15, 'edited by hand'), (30, 'deleted at the source')");
+        FakeSinkTaskContext context = SinkTaskHarness.context();
+        PgSinkTask task = SinkTaskHarness.startTask(target, context, 2, Map.of());
+        try (LogCapture log = LogCapture.start()) {
+            ConnectLoop connect = new ConnectLoop(task, context);
+            List<SinkRecord> records = new ArrayList<>(List.of(feed.marker(start())));
+            for (int id = 1; id <= 10; id++) {
+                records.add(feed.change(id % 2 == 0 ? LEDGER_0 : LEDGER_1, read(800, id, id, "source " + id)));
+            }
+            records.add(feed.marker(end(800, "0/8000", 10, ranged(0, null, "20", false))));
+            records.add(feed.change(LEDGER_1, read(801, 1, 25, "source 25")));
+            records.add(feed.marker(end(801, "0/8100", 1, ranged(1, "20", null, true))));
+            connect.deliver(records);
+            awaitLine(connect, log, l -> l.startsWith("INFO ") && l.contains("Initial snapshot " + SNAPSHOT));
+            assertTrue(
+                    log.lines().stream().anyMatch(l -> l.contains("Snapshot chunk 0 of public.ledger deleted 1 rows")),
+                    log.lines()::toString);
+        } finally {
+            task.stop();
+        }
+        assertEquals(
+                List.of(
+                        "1:source 1",
+                        "2:source 2",
+                        "3:source 3",
+                        "4:source 4",
+                        "5:source 5",
+                        "6:source 6",
+                        "7:source 7",
+                        "8:source 8",
+                        "9:source 9",
+                        "10:source 10",
+                        "25:source 25"),
+                target.rows("SELECT id || ':' || note FROM public.ledger ORDER BY id"));
+    }
+
+    private static SnapshotChunk ranged(long chunk, String lower, String upper, boolean last) {
+        return new SnapshotChunk(
+                SNAPSHOT,
+                "public.ledger",
+                chunk,
+                last,
+                last,
+                new SnapshotChunk.KeyRange(
+                        List.of("id"), lower == null ? null : List.of(lower), upper == null ? null : List.of(upper)));
+    }
+
     private static SnapshotChunk chunk(long chunk, boolean last) {
         return new SnapshotChunk(SNAPSHOT, "public.ledger", chunk, last, last);
     }

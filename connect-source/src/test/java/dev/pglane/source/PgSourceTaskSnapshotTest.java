@@ -13,6 +13,7 @@ import dev.pglane.wire.TransactionKey;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.marker.Marker;
+import dev.pglane.wire.marker.SnapshotChunk;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -68,6 +69,16 @@ class PgSourceTaskSnapshotTest {
         assertTrue(chunkEnds.get(chunkEnds.size() - 1).snapshot().snapshotDone());
         assertEquals(
                 1000L, chunkEnds.stream().mapToLong(Marker.End::eventCount).sum(), "each END counts its chunk's rows");
+        List<SnapshotChunk> inKeyOrder = chunkEnds.stream()
+                .map(Marker.End::snapshot)
+                .sorted(java.util.Comparator.comparingLong(SnapshotChunk::chunk))
+                .toList();
+        for (int i = 0; i < inKeyOrder.size(); i++) {
+            SnapshotChunk.KeyRange range = inKeyOrder.get(i).range();
+            assertEquals(List.of("id"), range.columns());
+            assertEquals(i == 0 ? null : List.of(Integer.toString(100 * i + 1)), range.lower(), "chunk " + i);
+            assertEquals(i == 9 ? null : List.of(Integer.toString(100 * i + 101)), range.upper(), "chunk " + i);
+        }
 
         Map<Long, Long> rowsPerXid = new HashMap<>();
         List<Integer> ids = new ArrayList<>();

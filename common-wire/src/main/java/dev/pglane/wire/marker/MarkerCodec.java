@@ -37,6 +37,18 @@ public final class MarkerCodec {
      */
     public static final int VERSION = 2;
 
+    public static final String KEY_RANGE_SCHEMA_NAME = "dev.pglane.wire.KeyRange";
+
+    /** The {@code range} of END's {@code snapshot} block. */
+    public static final Schema KEY_RANGE_SCHEMA = SchemaBuilder.struct()
+            .name(KEY_RANGE_SCHEMA_NAME)
+            .version(1)
+            .optional()
+            .field("columns", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
+            .field("lower", SchemaBuilder.array(Schema.STRING_SCHEMA).optional().build())
+            .field("upper", SchemaBuilder.array(Schema.STRING_SCHEMA).optional().build())
+            .build();
+
     /** END's {@code snapshot} block. */
     public static final Schema SNAPSHOT_CHUNK_SCHEMA = SchemaBuilder.struct()
             .name(SNAPSHOT_CHUNK_SCHEMA_NAME)
@@ -47,6 +59,7 @@ public final class MarkerCodec {
             .field("chunk", Schema.INT64_SCHEMA)
             .field("table_done", Schema.BOOLEAN_SCHEMA)
             .field("snapshot_done", Schema.BOOLEAN_SCHEMA)
+            .field("range", KEY_RANGE_SCHEMA)
             .build();
 
     /** The marker value schema, version {@value #VERSION}. */
@@ -187,7 +200,24 @@ public final class MarkerCodec {
                 s.requiredString("table"),
                 s.requiredAtLeast("chunk", 0),
                 s.requiredBoolean("table_done"),
-                s.requiredBoolean("snapshot_done"));
+                s.requiredBoolean("snapshot_done"),
+                readRange(s.optionalStruct("range")));
+    }
+
+    private static SnapshotChunk.KeyRange readRange(Struct block) {
+        if (block == null) {
+            return null;
+        }
+        StructReader r = StructReader.of(block, KEY_RANGE_SCHEMA_NAME, "marker snapshot range");
+        List<String> columns = r.optionalArray("columns");
+        if (columns == null) {
+            throw r.invalid("columns", null, "required field is missing");
+        }
+        try {
+            return new SnapshotChunk.KeyRange(columns, r.optionalArray("lower"), r.optionalArray("upper"));
+        } catch (IllegalArgumentException e) {
+            throw r.invalid("lower", r.optionalArray("lower"), e.getMessage());
+        }
     }
 
     private static Struct snapshot(SnapshotChunk chunk) {
@@ -196,7 +226,15 @@ public final class MarkerCodec {
                 .put("table", chunk.table())
                 .put("chunk", chunk.chunk())
                 .put("table_done", chunk.tableDone())
-                .put("snapshot_done", chunk.snapshotDone());
+                .put("snapshot_done", chunk.snapshotDone())
+                .put("range", chunk.range() == null ? null : range(chunk.range()));
+    }
+
+    private static Struct range(SnapshotChunk.KeyRange range) {
+        return new Struct(KEY_RANGE_SCHEMA)
+                .put("columns", range.columns())
+                .put("lower", range.lower())
+                .put("upper", range.upper());
     }
 
     private static Struct transaction(Struct out, long xid) {

@@ -1,5 +1,6 @@
 package dev.pglane.wire.marker;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -14,8 +15,45 @@ import java.util.Objects;
  * @param tableDone every chunk of {@code table} has been sent: once this transaction is applied, the table's
  *     existing rows all are
  * @param snapshotDone every chunk of every table of the snapshot has been sent
+ * @param range the key range the chunk covers: at this point of the stream the table holds exactly the chunk's rows
+ *     in it, so a consumer deletes the rows it has in the range that the chunk does not hold; {@code null} from
+ *     sources that did not send it (then nothing is deleted)
  */
-public record SnapshotChunk(String snapshotId, String table, long chunk, boolean tableDone, boolean snapshotDone) {
+public record SnapshotChunk(
+        String snapshotId, String table, long chunk, boolean tableDone, boolean snapshotDone, KeyRange range) {
+
+    /**
+     * A range of a table's key.
+     *
+     * @param columns the key's columns, in key order; empty for a table without a key, whose one chunk covers it whole
+     * @param lower the first key of the range (inclusive), each value as PostgreSQL prints it; {@code null}: from
+     *     the table's start
+     * @param upper the first key after the range (exclusive); {@code null}: to the table's end
+     */
+    public record KeyRange(List<String> columns, List<String> lower, List<String> upper) {
+        public KeyRange {
+            columns = List.copyOf(columns);
+            lower = lower == null ? null : List.copyOf(lower);
+            upper = upper == null ? null : List.copyOf(upper);
+            for (List<String> bound : java.util.Arrays.asList(lower, upper)) {
+                if (bound != null && bound.size() != columns.size()) {
+                    throw new IllegalArgumentException(
+                            "a bound of " + bound.size() + " values for a key of " + columns.size() + " columns");
+                }
+            }
+        }
+
+        /** The whole of a table. */
+        public static KeyRange whole(List<String> columns) {
+            return new KeyRange(columns, null, null);
+        }
+    }
+
+    /** A chunk of a source that did not send its range. */
+    public SnapshotChunk(String snapshotId, String table, long chunk, boolean tableDone, boolean snapshotDone) {
+        this(snapshotId, table, chunk, tableDone, snapshotDone, null);
+    }
+
     public SnapshotChunk {
         Objects.requireNonNull(snapshotId, "snapshotId");
         Objects.requireNonNull(table, "table");

@@ -52,6 +52,9 @@ class MarkerCodecTest {
         assertEquals(7L, snapshot.getInt64("chunk"));
         assertTrue(snapshot.getBoolean("table_done"));
         assertTrue(snapshot.getBoolean("snapshot_done"));
+        assertEquals(List.of("region", "id"), snapshot.getStruct("range").getArray("columns"));
+        assertEquals(List.of("eu", "70"), snapshot.getStruct("range").getArray("lower"));
+        assertNull(snapshot.getStruct("range").get("upper"), "to the table's end");
         assertNull(MarkerCodec.toStruct(MarkerSamples.end()).get("snapshot"));
         assertThrows(IllegalArgumentException.class, () -> new SnapshotChunk("1", "public.orders", 0, false, true));
     }

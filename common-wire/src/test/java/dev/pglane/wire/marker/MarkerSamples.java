@@ -32,7 +32,13 @@ public final class MarkerSamples {
                 1_700_000_000_200_000L,
                 2,
                 List.of(new DataCollectionCount("public.orders", 2, "shop.public.orders")),
-                new SnapshotChunk("1700000000000", "public.orders", 7, true, true));
+                new SnapshotChunk(
+                        "1700000000000",
+                        "public.orders",
+                        7,
+                        true,
+                        true,
+                        new SnapshotChunk.KeyRange(List.of("region", "id"), List.of("eu", "70"), null)));
     }
 
     public static List<Marker> all() {

@@ -16,9 +16,10 @@ import org.apache.kafka.common.TopicPartition;
  * two groups they just skip the states inside one. The group's progress is its last transaction's
  * END, written in the same commit, so a group is applied entirely or not at all, exactly once.
  *
- * <p>Only transactions held in memory are grouped: a spilled one is large enough to stand alone. A snapshot chunk
- * ends its group: a group keeps its last member's END only, and the chunk's END says where the snapshot stands. Two
- * chunks thus never share a group either, so chunks of different key ranges run on several workers.
+ * <p>Only transactions held in memory are grouped: a spilled one is large enough to stand alone. So is a snapshot
+ * chunk: a group keeps its last member's END only, the chunk's END says where the snapshot stands, and the chunk
+ * first deletes the target's rows of its key range it does not hold, which must happen at its own place in the
+ * order. Chunks of different key ranges thus run on several workers.
  */
 public final class TransactionGroups {
     private final int maxTransactions;
@@ -44,6 +45,7 @@ public final class TransactionGroups {
         long openChanges = 0;
         for (SourceTransaction tx : ready) {
             boolean fits = !tx.changes().spilled()
+                    && tx.end().snapshot() == null
                     && open.size() < maxTransactions
                     && openChanges + tx.changes().count() <= maxChanges;
             if (!fits) {

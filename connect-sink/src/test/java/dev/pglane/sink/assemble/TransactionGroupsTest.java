@@ -82,22 +82,20 @@ class TransactionGroupsTest {
     }
 
     @Test
-    void aSnapshotChunkEndsItsGroupSoThatItsEndIsTheGroupsAndTwoChunksNeverShareOne() {
+    void aSnapshotChunkStandsAloneSoThatItsEndIsItsGroupsAndItsRangeIsClearedInItsPlace() {
         List<SourceTransaction> ready =
                 List.of(tx(10, 1, 0), chunk(tx(11, 3, 1), 0), chunk(tx(12, 3, 4), 1), tx(13, 1, 7), tx(14, 1, 8));
 
         List<SourceTransaction> groups = new TransactionGroups(32, 100).group(ready);
 
         assertEquals(
-                List.of(11L, 12L, 14L),
+                List.of(10L, 11L, 12L, 14L),
                 groups.stream().map(SourceTransaction::xid).toList());
         assertEquals(
-                List.of(2, 1, 2),
+                List.of(1, 1, 1, 2),
                 groups.stream().map(SourceTransaction::transactionCount).toList());
-        assertEquals(
-                new SnapshotChunk("s1", "public.orders", 0, false, false),
-                groups.get(0).end().snapshot());
-        assertSame(ready.get(2), groups.get(1));
+        assertSame(ready.get(1), groups.get(1));
+        assertSame(ready.get(2), groups.get(2));
     }
 
     /** {@code tx} as chunk {@code chunk} of a snapshot of public.orders. */

@@ -79,9 +79,9 @@ public final class SlotSetup {
         if (stored != null && snapshotFillsGap) {
             log.warn(
                     "Replication slot '{}' {}; snapshot.mode=when_needed created it again at {} and sends every row"
-                            + " again, over the changes committed after {} that were not captured. Rows deleted at the"
-                            + " source in that gap stay on the target: a snapshot overwrites and adds rows, it does not"
-                            + " delete them",
+                            + " again, over the changes committed after {} that were not captured: each chunk"
+                            + " replaces the rows of its key range on the target, so what was deleted in the gap goes"
+                            + " too",
                     slot,
                     what,
                     created,

@@ -21,10 +21,11 @@ import java.util.Map;
  * the chunk's rows as they are at H. No transaction that S does not see can have committed before L, because the
  * reader waits, between L and S, until every transaction running at L has ended.
  *
- * <p>Inserts differ by table. A keyed table's changes stream on while it is read, and the target upserts by key, so
- * an insert is left to the stream, which carries it ahead of the chunk. A keyless table's rows can only be matched by
- * their values, so it is read in one chunk and the source holds its changes back until that chunk is out: the chunk
- * alone brings the table to its state at H, inserts included.
+ * <p>Inserts are replayed too, since the chunk is sent with its key range, and a consumer deletes the rows of the
+ * range the chunk does not hold: the chunk must hold every row the range has at H. A keyed table's changes stream
+ * on while it is read, so such a row also reached the consumer by the stream, and the chunk's upsert by key leaves
+ * it as it is. A keyless table's rows can only be matched by their values, so it is read in one chunk and the source
+ * holds its changes back until that chunk is out: the chunk alone brings the table to its state at H.
  *
  * <p>Used by the reader thread only, once the window is open.
  */
@@ -126,11 +127,15 @@ final class ChunkWindow {
                 }
             }
             default -> {
-                if (keyPositions == null) {
-                    byKey.computeIfAbsent(key(change.now), k -> new ArrayDeque<>())
-                            .add(change.now);
+                String key = key(change.now);
+                if (key == null) {
+                    broken = "an insert in the window has a key value PostgreSQL did not send";
+                    return false;
                 }
-                // A keyed table's insert: the stream carries the row ahead of the chunk.
+                if (keyPositions != null) {
+                    byKey.remove(key); // a key deleted and inserted again in the window holds the new row only
+                }
+                byKey.computeIfAbsent(key, k -> new ArrayDeque<>()).add(change.now);
             }
         }
         return true;

@@ -221,7 +221,23 @@ public final class SnapshotRunner implements AutoCloseable {
         read.decide(true);
         notifyAll();
         return new SnapshotChunk(
-                progress.snapshotId(), chunk.table().name(), chunk.index(), tableDone, progress.complete());
+                progress.snapshotId(),
+                chunk.table().name(),
+                chunk.index(),
+                tableDone,
+                progress.complete(),
+                range(chunk));
+    }
+
+    private static SnapshotChunk.KeyRange range(Chunk chunk) {
+        List<String> columns = chunk.table().chunkKey().stream()
+                .map(SnapshotTable.KeyColumn::name)
+                .toList();
+        return new SnapshotChunk.KeyRange(columns, values(chunk.lower()), values(chunk.upper()));
+    }
+
+    private static List<String> values(ChunkBound bound) {
+        return bound == null ? null : ((ChunkBound.Key) bound).values();
     }
 
     /** The chunk cannot go out as read; it is read again, up to {@link #MAX_ATTEMPTS} times. */

@@ -1,0 +1,118 @@
+package dev.pglane.sink.apply;
+
+import static dev.pglane.sink.target.Identifiers.qualified;
+import static dev.pglane.sink.target.Identifiers.quote;
+
+import dev.pglane.sink.TableName;
+import dev.pglane.sink.assemble.ChangeRecord;
+import dev.pglane.sink.target.TargetColumn;
+import dev.pglane.sink.target.TargetTable;
+import dev.pglane.wire.envelope.Op;
+import dev.pglane.wire.envelope.RowImage;
+import dev.pglane.wire.marker.SnapshotChunk;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.errors.ConnectException;
+
+/**
+ * Deletes the rows of a snapshot chunk's key range that the chunk does not hold. At the chunk's point of the stream
+ * the source's range holds exactly the chunk's rows, so a target row in it with another key is one the source no
+ * longer has (deleted while the pipeline did not carry it, or written on the target by hand): the chunk repairs the
+ * drift. Into an empty target it deletes nothing, at the cost of one index range scan. The bounds and keys are bound
+ * as text and cast to the target columns' types; only quoted identifiers and those server-formatted type names go
+ * into the text.
+ */
+final class StrayRows {
+    private StrayRows() {}
+
+    /**
+     * @param rows the chunk's records, in the transaction
+     * @return the rows deleted
+     * @throws ConnectException naming the column if the target table lacks a column of the range's key
+     */
+    static int delete(
+            Connection connection,
+            TableName table,
+            TargetTable target,
+            SnapshotChunk.KeyRange range,
+            Iterable<ChangeRecord> rows)
+            throws SQLException {
+        List<TargetColumn> key = new ArrayList<>();
+        for (String name : range.columns()) {
+            key.add(target.column(name)
+                    .orElseThrow(() -> new ConnectException("Cannot bound the snapshot chunk's key range on " + table
+                            + ": the target table has no column " + name + " of the source's key")));
+        }
+        List<Object> parameters = new ArrayList<>();
+        StringJoiner where = new StringJoiner(" AND ", " WHERE ", "").setEmptyValue("");
+        if (!key.isEmpty()) {
+            String columns = columnList(key);
+            if (range.lower() != null) {
+                where.add("(" + columns + ") >= " + bound(key));
+                parameters.addAll(range.lower());
+            }
+            if (range.upper() != null) {
+                where.add("(" + columns + ") < " + bound(key));
+                parameters.addAll(range.upper());
+            }
+            where.add("(" + columns + ") NOT IN (SELECT * FROM pg_catalog.unnest(" + arrays(key) + "))");
+            for (TargetColumn column : key) {
+                parameters.add(connection.createArrayOf(
+                        "text", keyTexts(rows, column.name()).toArray()));
+            }
+        }
+        try (PreparedStatement st = connection.prepareStatement("DELETE FROM " + qualified(table) + where)) {
+            for (int i = 0; i < parameters.size(); i++) {
+                Object value = parameters.get(i);
+                if (value instanceof Array array) {
+                    st.setArray(i + 1, array);
+                } else {
+                    st.setString(i + 1, (String) value);
+                }
+            }
+            return st.executeUpdate();
+        }
+    }
+
+    private static String columnList(List<TargetColumn> key) {
+        StringJoiner names = new StringJoiner(", ");
+        key.forEach(c -> names.add(quote(c.name())));
+        return names.toString();
+    }
+
+    /** {@code (?::integer, ?::text)}: a bound of the key, its values bound as text. */
+    private static String bound(List<TargetColumn> key) {
+        StringJoiner values = new StringJoiner(", ", "(", ")");
+        key.forEach(c -> values.add("?::" + c.type()));
+        return values.toString();
+    }
+
+    /** {@code ?::integer[], ?::text[]}: the chunk's keys, column by column. */
+    private static String arrays(List<TargetColumn> key) {
+        StringJoiner arrays = new StringJoiner(", ");
+        key.forEach(c -> arrays.add("?::" + c.type() + "[]"));
+        return arrays.toString();
+    }
+
+    private static List<String> keyTexts(Iterable<ChangeRecord> rows, String column) {
+        List<String> texts = new ArrayList<>();
+        for (ChangeRecord record : rows) {
+            if (record.event().op() != Op.READ) {
+                continue;
+            }
+            Field field = record.event().after().schema().field(column);
+            if (field == null) {
+                throw new ConnectException("The snapshot record " + record.position() + " lacks the key column "
+                        + column + " its chunk's range names");
+            }
+            texts.add(RowValues.text(field, record.event(), RowImage.AFTER));
+        }
+        return texts;
+    }
+}
