@@ -27,6 +27,7 @@ import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The source connector's configuration: every key with its doc and default, and typed accessors.
@@ -157,6 +158,15 @@ public final class PgSourceConfig extends AbstractConfig {
             + " as one transaction. A chunk is held in memory until the stream passes its high watermark.";
     static final int SNAPSHOT_CHUNK_ROWS_DEFAULT = 10_000;
 
+    public static final String SIGNAL_TABLE = "signal.table";
+    static final String SIGNAL_TABLE_DOC = "schema.table of a signal table, as Debezium's: rows inserted into it ask"
+            + " for snapshots while the connector runs (type execute-snapshot with data {\"data-collections\":"
+            + " [\"schema.table\"]}, stop-snapshot, pause-snapshot, resume-snapshot). Columns id text, type text,"
+            + " data text. It must be captured (in table.include.list or the publication); its own changes are never"
+            + " records. Empty: no signals.";
+    static final String SIGNAL_TABLE_DEFAULT = "";
+    static final ConfigDef.Validator SIGNAL_TABLE_RULE = new OptionalTableName();
+
     public static final String DECODER_LANES = "decoder.lanes";
     static final String DECODER_LANES_DOC = "Decoder threads that turn pgoutput tuples into records in parallel;"
             + " the stream order is kept whatever the number. 0: one per available core.";
@@ -247,6 +257,12 @@ public final class PgSourceConfig extends AbstractConfig {
 
     public int snapshotChunkRows() {
         return getInt(SNAPSHOT_CHUNK_ROWS);
+    }
+
+    /** {@code schema.table} of the signal table, or {@code null} when signals are off. */
+    public String signalTable() {
+        String table = getString(SIGNAL_TABLE);
+        return table.isEmpty() ? null : table;
     }
 
     public Duration statusInterval() {
@@ -375,6 +391,8 @@ public final class PgSourceConfig extends AbstractConfig {
                         Range.between(1, 10_000_000),
                         MEDIUM,
                         SNAPSHOT_CHUNK_ROWS_DOC);
+        group.key(SIGNAL_TABLE, "Signal table", Width.MEDIUM)
+                .define(STRING, SIGNAL_TABLE_DEFAULT, SIGNAL_TABLE_RULE, MEDIUM, SIGNAL_TABLE_DOC);
     }
 
     private static void defineDecoding(ConfigGroup group) {
@@ -388,5 +406,22 @@ public final class PgSourceConfig extends AbstractConfig {
                 .define(INT, POLL_BATCH_MAX_RECORDS_DEFAULT, Range.atLeast(1), LOW, POLL_BATCH_MAX_RECORDS_DOC);
         group.key(NUMERIC_MAPPING, "Numeric mapping", Width.SHORT)
                 .define(STRING, NUMERIC_MAPPING_DEFAULT, NUMERIC_MAPPINGS, MEDIUM, NUMERIC_MAPPING_DOC);
+    }
+
+    /** Empty, or {@code schema.table} with neither part empty. */
+    private static final class OptionalTableName implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            String text = (String) value;
+            int dot = text.indexOf('.');
+            if (!text.isEmpty() && (dot <= 0 || dot == text.length() - 1)) {
+                throw new ConfigException(name, value, "must be schema.table, or empty for no signals");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "empty, or schema.table";
+        }
     }
 }

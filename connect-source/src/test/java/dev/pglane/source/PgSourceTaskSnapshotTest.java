@@ -303,6 +303,11 @@ class PgSourceTaskSnapshotTest {
     }
 
     private static Map<String, String> config(String slot, String tables, int chunkRows, int threads) {
+        return config(server, slot, tables, chunkRows, threads);
+    }
+
+    /** A task config that snapshots {@code tables} in chunks of {@code chunkRows} rows on {@code threads} threads. */
+    static Map<String, String> config(SourceTaskServer server, String slot, String tables, int chunkRows, int threads) {
         Map<String, String> props = server.config(
                 slot,
                 Map.of(
@@ -400,7 +405,7 @@ class PgSourceTaskSnapshotTest {
         return row.getString("kind") + "|" + row.getString("body");
     }
 
-    private static List<Marker.End> ends(List<SourceRecord> records) {
+    static List<Marker.End> ends(List<SourceRecord> records) {
         return records.stream()
                 .map(SourceTaskServer::marker)
                 .filter(m -> m instanceof Marker.End)
@@ -408,19 +413,19 @@ class PgSourceTaskSnapshotTest {
                 .toList();
     }
 
-    private static List<Integer> readIds(List<SourceRecord> records) {
+    static List<Integer> readIds(List<SourceRecord> records) {
         return records.stream()
                 .filter(r -> marker(r) == null && event(r).op() == Op.READ)
                 .map(r -> event(r).after().getInt32("id"))
                 .toList();
     }
 
-    private static Predicate<List<SourceRecord>> snapshotDone() {
+    static Predicate<List<SourceRecord>> snapshotDone() {
         return records -> ends(records).stream()
                 .anyMatch(e -> e.snapshot() != null && e.snapshot().snapshotDone());
     }
 
-    private static Predicate<List<SourceRecord>> chunkEnds(int count) {
+    static Predicate<List<SourceRecord>> chunkEnds(int count) {
         return records ->
                 ends(records).stream().filter(e -> e.snapshot() != null).count() >= count;
     }

@@ -44,7 +44,9 @@ final class OpenTransaction {
      */
     /** The snapshot chunk this transaction carries (its high watermark's), for its END; else null. */
     private SnapshotChunk snapshotChunk;
-    /** The snapshot progress the offsets carry from this transaction's END on; null: unchanged. */
+    /** The offsets carry {@link #progressAfter} from this transaction's END on. */
+    private boolean progressChanges;
+
     private String progressAfter;
 
     OpenTransaction(long xid, boolean streamed, Lsn commitLsn, long commitTimeMicros, boolean skipped) {
@@ -111,6 +113,12 @@ final class OpenTransaction {
     /** This transaction wrote a chunk's high watermark: it carries the chunk's rows. */
     void carry(SnapshotChunk chunk, String progress) {
         this.snapshotChunk = chunk;
+        progressFrom(progress);
+    }
+
+    /** From this transaction's END on, the snapshot progress is {@code progress} ({@code null}: none). */
+    void progressFrom(String progress) {
+        this.progressChanges = true;
         this.progressAfter = progress;
     }
 
@@ -118,9 +126,9 @@ final class OpenTransaction {
         return snapshotChunk;
     }
 
-    /** True if {@link #carry} changes the progress at this transaction's END. */
-    boolean carriesChunk() {
-        return snapshotChunk != null;
+    /** True if the snapshot progress changes at this transaction's END. */
+    boolean changesProgress() {
+        return progressChanges;
     }
 
     String progressAfter() {

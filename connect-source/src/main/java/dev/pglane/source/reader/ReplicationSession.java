@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.postgresql.replication.PGReplicationStream;
@@ -71,6 +72,12 @@ public final class ReplicationSession implements AutoCloseable {
         boolean runs() {
             return begin || progress != null;
         }
+
+        SnapshotRunner plan(
+                SnapshotRunner.Settings settings, Connection sql, PgSourceConfig config, FailureSlot failures)
+                throws SQLException {
+            return SnapshotRunner.plan(settings, begin ? null : progress, sql, config.publicationName(), failures);
+        }
     }
 
     /** The metrics hooks of a session. */
@@ -83,7 +90,10 @@ public final class ReplicationSession implements AutoCloseable {
     private final Thread readerThread;
     private final OrderedEmitter emitter;
     private final Lsn resumeLsn;
+    /** The snapshot the session started with, or {@code null}. */
     private final SnapshotRunner snapshot;
+    /** The reader's side of the snapshots, which signals may start. */
+    private final SnapshotStream snapshots;
 
     private ReplicationSession(
             Connection sql,
@@ -93,8 +103,10 @@ public final class ReplicationSession implements AutoCloseable {
             Thread readerThread,
             OrderedEmitter emitter,
             Lsn resumeLsn,
-            SnapshotRunner snapshot) {
+            SnapshotRunner snapshot,
+            SnapshotStream snapshots) {
         this.snapshot = snapshot;
+        this.snapshots = snapshots;
         this.sql = sql;
         this.replication = replication;
         this.lanes = lanes;
@@ -131,7 +143,8 @@ public final class ReplicationSession implements AutoCloseable {
             Lsn resume =
                     start.resumeLsn() != null && !slot.recreatedOverOffset() ? start.resumeLsn() : slot.confirmed();
             FailureSlot failures = new FailureSlot();
-            SnapshotRunner snapshot = plan.runs() ? planSnapshot(config, start, plan, sql, failures) : null;
+            SnapshotRunner.Settings snapshotSettings = snapshotSettings(config, start);
+            SnapshotRunner snapshot = plan.runs() ? plan.plan(snapshotSettings, sql, config, failures) : null;
             ReplicationConnection replication =
                     ReplicationConnection.open(endpoint, "pglane-" + start.connectorName() + "-reader");
             PGReplicationStream stream;
@@ -140,7 +153,9 @@ public final class ReplicationSession implements AutoCloseable {
                         config.slotName(),
                         config.publicationName(),
                         server.protocol(),
-                        config.logicalMessages() == LogicalMessages.EMIT || snapshot != null,
+                        config.logicalMessages() == LogicalMessages.EMIT
+                                || snapshot != null
+                                || config.signalTable() != null,
                         config.streamingMode() == StreamingMode.ON,
                         config.statusInterval(),
                         resume));
@@ -156,7 +171,7 @@ public final class ReplicationSession implements AutoCloseable {
                     activity,
                     new Opened(sql, replication, stream, server, resume),
                     failures,
-                    snapshot);
+                    new SessionSnapshot(snapshot, snapshotSettings));
             if (snapshot != null) {
                 try {
                     snapshot.start();
@@ -187,6 +202,9 @@ public final class ReplicationSession implements AutoCloseable {
         }
     }
 
+    /** The snapshot a session starts with ({@code null}: none), and how the session's snapshots read. */
+    private record SessionSnapshot(SnapshotRunner initial, SnapshotRunner.Settings settings) {}
+
     /** What {@link #open} has set up when it assembles the session. */
     private record Opened(
             Connection sql,
@@ -195,19 +213,17 @@ public final class ReplicationSession implements AutoCloseable {
             ServerVersion server,
             Lsn resume) {}
 
-    /** Plans the snapshot: a new one over the tables the publication sends, or the rest of the stored one. */
-    private static SnapshotRunner planSnapshot(
-            PgSourceConfig config, Start start, Snapshot plan, Connection sql, FailureSlot failures)
-            throws SQLException {
-        SnapshotRunner.Settings settings = new SnapshotRunner.Settings(
+    /** How this session's snapshots read: the initial one and any a signal starts. */
+    private static SnapshotRunner.Settings snapshotSettings(PgSourceConfig config, Start start) {
+        return new SnapshotRunner.Settings(
                 start.connectorName(),
                 config.topicPrefix(),
                 start.generation(),
                 config.snapshotThreads(),
                 config.snapshotChunkRows(),
-                config.database());
-        return SnapshotRunner.plan(
-                settings, plan.begin() ? null : plan.progress(), sql, config.publicationName(), failures);
+                config.database(),
+                new AtomicLong(),
+                config.signalTable());
     }
 
     private static ReplicationSession assemble(
@@ -218,7 +234,8 @@ public final class ReplicationSession implements AutoCloseable {
             Activity activity,
             Opened opened,
             FailureSlot failures,
-            SnapshotRunner snapshot) {
+            SessionSnapshot sessionSnapshot) {
+        SnapshotRunner snapshot = sessionSnapshot.initial();
         Connection sql = opened.sql();
         ReplicationConnection replication = opened.replication();
         Lsn resume = opened.resume();
@@ -237,6 +254,13 @@ public final class ReplicationSession implements AutoCloseable {
                 failures,
                 activity.lanes());
         OrderedEmitter emitter = new OrderedEmitter(lanes, failures, acks);
+        SnapshotStream snapshots = new SnapshotStream(
+                config.topicPrefix(), start.generation(), snapshot, config.signalTable(), progress -> {
+                    SnapshotRunner started = SnapshotRunner.plan(
+                            sessionSnapshot.settings(), progress, sql, config.publicationName(), failures);
+                    started.start();
+                    return started;
+                });
         ReplicationReader.Settings settings = new ReplicationReader.Settings(
                 config.database().address(),
                 replication.identity(),
@@ -259,12 +283,13 @@ public final class ReplicationSession implements AutoCloseable {
                 failures,
                 activity.reader(),
                 new SlotLiveness(sql, config.slotName(), replication.walsenderPid()),
-                new SnapshotStream(config.topicPrefix(), start.generation(), snapshot));
+                snapshots);
         Thread readerThread = new Thread(reader, "pglane-" + start.connectorName() + "-reader");
         readerThread.setDaemon(true);
         lanes.start();
         readerThread.start();
-        return new ReplicationSession(sql, replication, lanes, reader, readerThread, emitter, resume, snapshot);
+        return new ReplicationSession(
+                sql, replication, lanes, reader, readerThread, emitter, resume, snapshot, snapshots);
     }
 
     /** The next records in stream order; see {@link OrderedEmitter#poll}. */
@@ -279,7 +304,7 @@ public final class ReplicationSession implements AutoCloseable {
 
     /** Where this session's snapshot stands, or {@code null} when it runs none. */
     public SnapshotRunner.Standing snapshotStanding() {
-        return snapshot == null ? null : snapshot.standing();
+        return snapshots.standing();
     }
 
     /** Where this session started replication. */
@@ -315,9 +340,7 @@ public final class ReplicationSession implements AutoCloseable {
     @Override
     public void close() {
         long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
-        if (snapshot != null) {
-            snapshot.close();
-        }
+        snapshots.close();
         reader.stop();
         // Wakes the reader from its park or its wait on a full lane at once, rather than after the slice.
         readerThread.interrupt();

@@ -167,6 +167,10 @@ public final class TransactionTracker {
             return;
         }
         RelationDescriptor relation = relations.get(relationId, insideStream ? streamXid : Xid.NONE);
+        if (snapshot.isSignalTable(relation.schema(), relation.table())) {
+            signal(txn, relation, op, now);
+            return;
+        }
         if (!insideStream) {
             snapshot.changed(relationId, txn.xid(), op, old, now);
         }
@@ -251,6 +255,23 @@ public final class TransactionTracker {
             sink.add(new StreamItem.Change(relation, Op.READ, null, row, false, stamp, offset(stamp)));
         }
         txn.carry(received.chunk(), received.progress());
+    }
+
+    /**
+     * A change of the signal table: never a record. A row inserted asks the snapshot for something; what it changes
+     * in the snapshot's progress holds from the transaction's END, which goes out (with no records) for that reason.
+     * A signal that cannot be read is logged and left.
+     */
+    private void signal(OpenTransaction txn, RelationDescriptor relation, Op op, TupleData row)
+            throws InterruptedException, SQLException {
+        if (op != Op.CREATE || insideStream || txn.skipped()) {
+            return;
+        }
+        SnapshotStream.SignalOutcome outcome = snapshot.signal(relation, row);
+        if (outcome.changesProgress()) {
+            announce(txn);
+            txn.progressFrom(outcome.progress());
+        }
     }
 
     /** Counts a record of {@code txn}, announcing the transaction first if this is its first record. */
@@ -341,7 +362,7 @@ public final class TransactionTracker {
         long events = counts.stream().mapToLong(DataCollectionCount::eventCount).sum();
         Marker end = new Marker.End(
                 generation, txn.xid(), commitLsn, endLsn, commitTimeMicros, events, counts, txn.snapshotChunk());
-        if (txn.carriesChunk()) {
+        if (txn.changesProgress()) {
             snapshotProgress = txn.progressAfter(); // only the END's offset says the chunk is out
         }
         sink.add(new StreamItem.MarkerItem(end, between(lastEndLsn)));

@@ -43,6 +43,8 @@ public final class SnapshotRunner implements AutoCloseable {
     /**
      * @param threads sessions that read chunks at once
      * @param chunkRows rows per chunk
+     * @param serials numbers the chunk reads of the session, across the snapshots signals start in it
+     * @param signalTable {@code schema.table} of the signal table, never snapshotted; {@code null} when none
      */
     public record Settings(
             String connectorName,
@@ -50,7 +52,9 @@ public final class SnapshotRunner implements AutoCloseable {
             long generation,
             int threads,
             long chunkRows,
-            DatabaseEndpoint endpoint) {}
+            DatabaseEndpoint endpoint,
+            AtomicLong serials,
+            String signalTable) {}
 
     private final Settings settings;
     private final FailureSlot failures;
@@ -62,7 +66,8 @@ public final class SnapshotRunner implements AutoCloseable {
     private final Map<Long, ChunkRead> reads = new ConcurrentHashMap<>();
     private final Set<Integer> pending = ConcurrentHashMap.newKeySet();
     private final Map<Integer, SnapshotTable> byOid = new ConcurrentHashMap<>();
-    private final AtomicLong serials = new AtomicLong();
+    private final Map<String, SnapshotTable> published = new HashMap<>();
+    private volatile boolean paused;
     private final List<Thread> threads = new ArrayList<>();
     private final List<Connection> connections = new ArrayList<>();
     private volatile boolean stopping;
@@ -103,30 +108,66 @@ public final class SnapshotRunner implements AutoCloseable {
             throws SQLException {
         Map<String, SnapshotTable> published = new LinkedHashMap<>();
         for (SnapshotTable table : SnapshotCatalog.tables(sql, publication)) {
-            published.put(table.name(), table);
+            if (!table.name().equals(settings.signalTable())) {
+                published.put(table.name(), table);
+            }
         }
         SnapshotProgress planned = progress != null
                 ? progress
                 : SnapshotProgress.start(String.valueOf(settings.generation()), List.copyOf(published.keySet()));
         SnapshotRunner runner = new SnapshotRunner(settings, planned, failures);
+        runner.published.putAll(published);
         for (Map.Entry<String, ChunkBound> remaining : planned.remaining().entrySet()) {
-            SnapshotTable table = published.get(remaining.getKey());
-            if (table == null) {
-                log.warn(
-                        "Snapshot {}: table {} is no longer published by {}; it is left out",
-                        planned.snapshotId(),
-                        remaining.getKey(),
-                        publication);
-                runner.progress = runner.progress.with(remaining.getKey(), null, true);
-                continue;
-            }
-            TableChunks chunks = new TableChunks(table, remaining.getValue(), settings.chunkRows());
-            runner.tables.add(chunks);
-            runner.byName.put(table.name(), chunks);
-            runner.pending.add(table.oid());
-            runner.byOid.put(table.oid(), table);
+            runner.include(remaining.getKey(), remaining.getValue(), publication);
         }
         return runner;
+    }
+
+    /** Takes {@code name} into the snapshot from {@code resumeAt}, or marks it done when it is not published. */
+    private void include(String name, ChunkBound resumeAt, String publication) {
+        SnapshotTable table = published.get(name);
+        if (table == null) {
+            log.warn(
+                    "Snapshot {}: table {} is not published by {}; it is left out",
+                    progress.snapshotId(),
+                    name,
+                    publication);
+            progress = progress.with(name, null, true);
+            return;
+        }
+        TableChunks chunks = new TableChunks(table, resumeAt, settings.chunkRows());
+        tables.add(chunks);
+        byName.put(table.name(), chunks);
+        pending.add(table.oid());
+        byOid.put(table.oid(), table);
+    }
+
+    /**
+     * Adds tables to the snapshot under way (a signal asked for them); a table still being sent goes on as it is.
+     * Reader thread.
+     */
+    synchronized void add(List<String> names) {
+        for (String name : names) {
+            TableChunks current = byName.get(name);
+            if (current != null && !current.done()) {
+                continue;
+            }
+            if (current != null) {
+                tables.remove(current);
+                byName.remove(name);
+            }
+            include(name, null, "the publication");
+            if (byName.containsKey(name)) {
+                progress = progress.with(name, null, false);
+            }
+        }
+        notifyAll();
+    }
+
+    /** Stops reading new chunks, or goes on; chunks being read are sent. */
+    synchronized void pause(boolean pause) {
+        paused = pause;
+        notifyAll();
     }
 
     /** Starts the reading threads; call once the reader streams, since nothing passes the watermarks before. */
@@ -259,7 +300,7 @@ public final class SnapshotRunner implements AutoCloseable {
         try {
             Chunk chunk;
             while ((chunk = next(reader)) != null) {
-                ChunkRead read = new ChunkRead(chunk, serials.incrementAndGet());
+                ChunkRead read = new ChunkRead(chunk, settings.serials().incrementAndGet());
                 reads.put(read.serial, read);
                 reader.read(
                         read,
@@ -314,6 +355,10 @@ public final class SnapshotRunner implements AutoCloseable {
     /** The next claim, waiting while there is none; {@code null} when everything is sent or the session stops. */
     private synchronized Claim claim() throws InterruptedException {
         while (!stopping) {
+            if (paused) {
+                wait(100);
+                continue;
+            }
             Chunk chunk = again.poll();
             if (chunk != null) {
                 return new Claim(chunk, null);

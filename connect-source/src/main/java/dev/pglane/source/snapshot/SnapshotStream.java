@@ -3,24 +3,51 @@ package dev.pglane.source.snapshot;
 import dev.pglane.source.pgoutput.LogicalDecodingMessage;
 import dev.pglane.source.pgoutput.RelationMessage;
 import dev.pglane.source.pgoutput.TupleData;
+import dev.pglane.source.schema.RelationDescriptor;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.marker.SnapshotChunk;
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The snapshot as the reader thread meets it in the stream: watermarks open and close chunk windows, the changes in
  * between go to the windows of their table, and a high watermark of this run yields the chunk to send. Used by the
  * reader thread only.
  */
-public final class SnapshotStream {
+public final class SnapshotStream implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SnapshotStream.class);
+
     private final String topicPrefix;
     private final long generation;
-    private final SnapshotRunner runner;
+    private final String signalSchema;
+    private final String signalTable;
+    private final Starter starter;
+    /** Written by the reader thread only; read by the metrics too. */
+    private volatile SnapshotRunner runner;
+
     private final Map<Integer, List<ChunkWindow>> open = new HashMap<>();
+
+    /** Plans and starts a snapshot that a signal asks for, on the session's connections. */
+    @FunctionalInterface
+    public interface Starter {
+        SnapshotRunner start(SnapshotProgress progress) throws SQLException;
+    }
+
+    /**
+     * What a signal changed.
+     *
+     * @param changesProgress the offsets carry {@code progress} from the signal's transaction on
+     * @param progress the snapshot's progress then, {@code null} when none is under way
+     */
+    public record SignalOutcome(boolean changesProgress, String progress) {
+        static final SignalOutcome NONE = new SignalOutcome(false, null);
+    }
 
     /** What a watermark asks of the reader. */
     public enum Kind {
@@ -45,11 +72,125 @@ public final class SnapshotStream {
         static final Received ORPHAN = new Received(Kind.ORPHAN, null, List.of(), null, null);
     }
 
-    /** @param runner the snapshot of this session, or {@code null} when none runs */
+    /** A stream without signals: {@code runner} is the session's snapshot, or {@code null} when it runs none. */
     public SnapshotStream(String topicPrefix, long generation, SnapshotRunner runner) {
+        this(topicPrefix, generation, runner, null, progress -> {
+            throw new IllegalStateException("no signal table");
+        });
+    }
+
+    /**
+     * @param runner the snapshot the session starts with, or {@code null}
+     * @param signalTable {@code schema.table} of the signal table, or {@code null} when signals are off
+     */
+    public SnapshotStream(
+            String topicPrefix, long generation, SnapshotRunner runner, String signalTable, Starter starter) {
         this.topicPrefix = topicPrefix;
         this.generation = generation;
         this.runner = runner;
+        int dot = signalTable == null ? -1 : signalTable.indexOf('.');
+        this.signalSchema = dot < 0 ? null : signalTable.substring(0, dot);
+        this.signalTable = dot < 0 ? null : signalTable.substring(dot + 1);
+        this.starter = starter;
+    }
+
+    /** True for the signal table, whose changes are never records. */
+    public boolean isSignalTable(String schema, String table) {
+        return signalTable != null && signalTable.equals(table) && signalSchema.equals(schema);
+    }
+
+    /**
+     * A row inserted into the signal table.
+     *
+     * @param relation its descriptor, whose columns name the tuple's values
+     */
+    public SignalOutcome signal(RelationDescriptor relation, TupleData row) throws SQLException {
+        String id = value(relation, row, "id");
+        Signal signal;
+        try {
+            signal = Signal.parse(id, value(relation, row, "type"), value(relation, row, "data"));
+        } catch (IllegalArgumentException e) {
+            log.warn("Signal {} of {}.{} is ignored: {}", id, signalSchema, signalTable, e.getMessage());
+            return SignalOutcome.NONE;
+        }
+        return switch (signal.kind()) {
+            case EXECUTE_SNAPSHOT -> snapshot(signal);
+            case STOP_SNAPSHOT -> stop(signal);
+            case PAUSE_SNAPSHOT, RESUME_SNAPSHOT -> pause(signal, signal.kind() == Signal.Kind.PAUSE_SNAPSHOT);
+        };
+    }
+
+    private SignalOutcome snapshot(Signal signal) throws SQLException {
+        if (runner != null && !runner.progress().complete()) {
+            runner.add(signal.tables());
+            log.info(
+                    "Signal {}: tables {} join snapshot {}",
+                    signal.id(),
+                    signal.tables(),
+                    runner.progress().snapshotId());
+        } else {
+            close();
+            runner = starter.start(SnapshotProgress.start("signal-" + signal.id(), signal.tables()));
+            log.info(
+                    "Signal {}: snapshot {} of {} starts",
+                    signal.id(),
+                    runner.progress().snapshotId(),
+                    signal.tables());
+        }
+        return new SignalOutcome(true, progressText());
+    }
+
+    private SignalOutcome stop(Signal signal) {
+        if (runner == null || runner.progress().complete()) {
+            log.info("Signal {}: no snapshot is under way to stop", signal.id());
+            return SignalOutcome.NONE;
+        }
+        log.warn(
+                "Signal {}: snapshot {} stops; the rows of {} it has not sent will not be sent",
+                signal.id(),
+                runner.progress().snapshotId(),
+                runner.progress().unfinishedTables());
+        close();
+        runner = null;
+        open.clear();
+        return new SignalOutcome(true, null);
+    }
+
+    private SignalOutcome pause(Signal signal, boolean paused) {
+        if (runner == null || runner.progress().complete()) {
+            log.info("Signal {}: no snapshot is under way to {}", signal.id(), paused ? "pause" : "resume");
+        } else {
+            runner.pause(paused);
+            log.info(
+                    "Signal {}: snapshot {} {}",
+                    signal.id(),
+                    runner.progress().snapshotId(),
+                    paused ? "pauses: no new chunk is read until resume-snapshot" : "resumes");
+        }
+        return SignalOutcome.NONE;
+    }
+
+    private static String value(RelationDescriptor relation, TupleData row, String column) {
+        for (int i = 0; i < relation.columns().size(); i++) {
+            if (relation.columns().get(i).name().equals(column)) {
+                return row.kind(i) == 't' ? row.text(i) : null;
+            }
+        }
+        return null;
+    }
+
+    /** Where the current snapshot stands, or {@code null} when none runs; any thread. */
+    public SnapshotRunner.Standing standing() {
+        SnapshotRunner current = runner;
+        return current == null ? null : current.standing();
+    }
+
+    /** Stops the snapshot's threads. */
+    @Override
+    public void close() {
+        if (runner != null) {
+            runner.close();
+        }
     }
 
     /** The progress the session starts with, for the offsets; {@code null} when no snapshot runs. */

@@ -10,11 +10,14 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 
 /**
  * Waits until a sink has applied every transaction that the source had committed when the wait began.
  *
  * <ol>
+ *   <li>While the source's stored offset records a snapshot under way, wait: rows of chunks not read yet are in no
+ *       WAL position, so no L would cover them.
  *   <li>L = the source's {@code pg_current_wal_insert_lsn()}: every transaction committed before the call ends at
  *       or before L. Not {@code pg_current_wal_lsn()}, the write position: with {@code synchronous_commit = off}
  *       (the test servers' setting) it lags behind commits that have already returned.
@@ -46,28 +49,39 @@ public final class CatchUp {
 
     private final Pipeline pipeline;
     private final Runnable failFast;
+    private final BooleanSupplier snapshotUnderWay;
 
     /**
      * @param failFast run at every poll; throws to end the wait at once, e.g. when a connector has failed and
      *     waiting on could only time out
      */
     public CatchUp(Pipeline pipeline, Runnable failFast) {
+        this(pipeline, failFast, () -> false);
+    }
+
+    /** @param snapshotUnderWay true while the source connector's stored offset records an unfinished snapshot */
+    public CatchUp(Pipeline pipeline, Runnable failFast, BooleanSupplier snapshotUnderWay) {
         this.pipeline = pipeline;
         this.failFast = failFast;
+        this.snapshotUnderWay = snapshotUnderWay;
     }
 
     /**
      * A wait that ends at once, with Connect's trace, when either connector or its task has failed.
      */
     public static CatchUp unlessFailed(Pipeline pipeline, ConnectRestClient rest, String sourceConnector) {
-        return new CatchUp(pipeline, () -> {
-            for (String connector : new String[] {sourceConnector, pipeline.sinkName()}) {
-                ConnectorStatus status = rest.status(connector);
-                if (status.hasFailed()) {
-                    throw new IllegalStateException("waiting for the sink to catch up, but " + status.describe());
-                }
-            }
-        });
+        return new CatchUp(
+                pipeline,
+                () -> {
+                    for (String connector : new String[] {sourceConnector, pipeline.sinkName()}) {
+                        ConnectorStatus status = rest.status(connector);
+                        if (status.hasFailed()) {
+                            throw new IllegalStateException(
+                                    "waiting for the sink to catch up, but " + status.describe());
+                        }
+                    }
+                },
+                () -> rest.sourceOffsets(sourceConnector).stream().anyMatch(offset -> offset.has("snapshot")));
     }
 
     /**
@@ -79,6 +93,13 @@ public final class CatchUp {
     public Result await(Duration timeout) throws SQLException {
         long begin = System.nanoTime();
         long deadline = begin + timeout.toNanos();
+        while (snapshotUnderWay.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the source connector's snapshot is still under way after "
+                        + timeout.toSeconds() + " s (its stored offset records it)");
+            }
+            pause();
+        }
         Lsn sourceLsn;
         try (Connection source = DriverManager.getConnection(pipeline.sourceJdbcUrl())) {
             sourceLsn = currentWalLsn(source);

@@ -93,6 +93,16 @@ public final class ConnectRestClient {
         return config;
     }
 
+    /** {@code GET /connectors/{name}/offsets}: the offsets the worker stored for a source connector, one per partition. */
+    public List<JsonNode> sourceOffsets(String name) {
+        List<JsonNode> offsets = new ArrayList<>();
+        for (JsonNode entry :
+                send("GET", "connectors/" + encode(name) + "/offsets", null).path("offsets")) {
+            offsets.add(entry.path("offset"));
+        }
+        return offsets;
+    }
+
     /** {@code GET /connectors/{name}/status}. */
     public ConnectorStatus status(String name) {
         JsonNode status = send("GET", "connectors/" + encode(name) + "/status", null);
