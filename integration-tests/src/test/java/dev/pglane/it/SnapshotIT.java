@@ -77,16 +77,20 @@ class SnapshotIT {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.pglane.it.SourceServers#defaultVersion")
-    @DisplayName("the source task and then the sink task restart in the middle of the snapshot: the snapshot goes on"
-            + " from the next chunk and the target ends equal to the source")
-    void restartsInTheMiddle(PostgresVersion version) throws Exception {
+    @DisplayName("the source task and then the sink task restart in the middle of the snapshot, which goes on from the"
+            + " next chunk; then rows deleted, changed and added on the target by hand are repaired by a snapshot a"
+            + " signal asks for, while the application writes: the target ends equal to the source")
+    void restartsInTheMiddleAndASignalRepairsDrift(PostgresVersion version) throws Exception {
         PostgresNode source = servers.of(version);
         PostgresNode target = servers.targetOf(version);
         String name = "snap_restart_pg" + version.major();
-        int accounts = ACCOUNTS / 5;
+        int accounts = ACCOUNTS / 10;
         seed(source, target, name, accounts);
+        SqlSession.execute(
+                source, "CREATE TABLE " + name + ".pglane_signal (id text PRIMARY KEY, type text NOT NULL, data text)");
 
-        Map<String, String> snapshot = Map.of("snapshot.mode", "initial", "snapshot.chunk.rows", "5000");
+        Map<String, String> snapshot = Map.of(
+                "snapshot.mode", "initial", "snapshot.chunk.rows", "5000", "signal.table", name + ".pglane_signal");
         try (SinkConnectorRun run =
                 SinkConnectorRun.start(worker, source, target, name, snapshot, Map.of("apply.workers", "2"))) {
             AtomicBoolean writing = new AtomicBoolean(true);
@@ -94,13 +98,29 @@ class SnapshotIT {
                     new Thread(() -> write(source, name, accounts, writing, new AtomicLong()), "application");
             application.start();
             try {
-                Waits.until("the sink applies snapshot chunks", SNAPSHOT, () -> chunksApplied(run) >= 10);
+                Waits.until("the sink applies snapshot chunks", SNAPSHOT, () -> chunksApplied(run) >= 5);
                 run.source().restartTask();
                 double beforeSinkRestart = chunksApplied(run);
                 Waits.until(
-                        "chunks after the source restart", SNAPSHOT, () -> chunksApplied(run) > beforeSinkRestart + 10);
+                        "chunks after the source restart", SNAPSHOT, () -> chunksApplied(run) > beforeSinkRestart + 5);
                 run.restartSinkTask();
                 Waits.until("the snapshot completes", SNAPSHOT, () -> snapshotComplete(run));
+                run.awaitCatchUp(CATCH_UP);
+                assertEqual(run.compare());
+
+                SqlSession.execute(
+                        target,
+                        "DELETE FROM " + name + ".accounts WHERE id % 1000 = 7",
+                        "UPDATE " + name + ".accounts SET note = 'edited by hand' WHERE id % 1000 = 8",
+                        "INSERT INTO " + name
+                                + ".accounts SELECT -g, 0, 'only on the target' FROM generate_series(1, 50) g");
+                double before = chunksApplied(run);
+                SqlSession.execute(
+                        source,
+                        "INSERT INTO " + name + ".pglane_signal VALUES ('repair-1', 'execute-snapshot',"
+                                + " '{\"data-collections\": [\"" + name + ".accounts\"]}')");
+                // 100,000 rows and more in chunks of 5,000: at least 20 chunks
+                Waits.until("the repair's chunks", SNAPSHOT, () -> chunksApplied(run) >= before + 20);
             } finally {
                 writing.set(false);
                 application.join();

@@ -61,7 +61,7 @@ final class StrayRows {
                 where.add("(" + columns + ") < " + bound(key));
                 parameters.addAll(range.upper());
             }
-            where.add("(" + columns + ") NOT IN (SELECT * FROM pg_catalog.unnest(" + arrays(key) + "))");
+            where.add("(" + columns + ") NOT IN (SELECT * FROM ROWS FROM (" + arrays(key) + "))");
             for (TargetColumn column : key) {
                 parameters.add(connection.createArrayOf(
                         "text", keyTexts(rows, column.name()).toArray()));
@@ -93,10 +93,10 @@ final class StrayRows {
         return values.toString();
     }
 
-    /** {@code ?::integer[], ?::text[]}: the chunk's keys, column by column. */
+    /** {@code pg_catalog.unnest(?::integer[]), pg_catalog.unnest(?::text[])}: the chunk's keys, column by column. */
     private static String arrays(List<TargetColumn> key) {
         StringJoiner arrays = new StringJoiner(", ");
-        key.forEach(c -> arrays.add("?::" + c.type() + "[]"));
+        key.forEach(c -> arrays.add("pg_catalog.unnest(?::" + c.type() + "[])"));
         return arrays.toString();
     }
 

@@ -11,6 +11,7 @@ import dev.pglane.sink.ConflictPolicy;
 import dev.pglane.sink.TableName;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.wire.Lsn;
+import dev.pglane.wire.marker.SnapshotChunk;
 import dev.pglane.wire.types.PgType;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -107,6 +108,46 @@ class SnapshotApplyTest {
         assertEquals(List.of("1|one", "2|two"), server.rows("SELECT * FROM public." + keyless + " ORDER BY id"));
         assertEquals(List.of("1|a", "2|b"), server.rows("SELECT * FROM public." + allKey + " ORDER BY id"));
         assertEquals(List.of(), reported.conflicts);
+    }
+
+    @ParameterizedTest(name = "pipeline {0}")
+    @ValueSource(booleans = {true, false})
+    void aChunkOfATwoColumnKeyDeletesTheRowsOfItsRangeItDoesNotHoldAndNoOther(boolean pipeline) throws SQLException {
+        String name = "ranged_" + pipeline;
+        server.execute(
+                "CREATE TABLE public." + name + " (region text, day date, v int, PRIMARY KEY (region, day))",
+                "INSERT INTO public." + name + " VALUES ('eu', '2026-01-01', 0), ('eu', '2026-01-02', 0),"
+                        + " ('eu', '2026-01-03', 0), ('us', '2026-01-01', 0), ('ap', '2026-01-09', 0)");
+        SourceTable t = SourceTable.of(
+                "public", name, key("region", PgType.TEXT), key("day", PgType.DATE), column("v", PgType.INT4));
+        // the range [('eu', 2026-01-02), ('us', 2026-01-01)) holds, at the source, only ('eu', 2026-01-03)
+        SourceTransaction chunk = new TestTransaction(63, Lsn.parse("2/4000"))
+                .read(
+                        t,
+                        t.row(
+                                "eu",
+                                (int) java.time.LocalDate.parse("2026-01-03").toEpochDay(),
+                                7))
+                .snapshotChunk(new SnapshotChunk(
+                        "s",
+                        "public." + name,
+                        1,
+                        false,
+                        false,
+                        new SnapshotChunk.KeyRange(
+                                List.of("region", "day"), List.of("eu", "2026-01-02"), List.of("us", "2026-01-01"))))
+                .build();
+        try (LogCapture log = LogCapture.start();
+                ApplySession session =
+                        ApplySessionTest.open(server, ConflictPolicy.ERROR, 100, false, new Reported(), pipeline)) {
+            ApplySessionTest.applyAndCommit(session, chunk);
+            assertTrue(
+                    log.lines().stream().anyMatch(l -> l.contains("deleted 1 rows of public." + name)),
+                    log.lines()::toString);
+        }
+        assertEquals(
+                List.of("ap|2026-01-09|0", "eu|2026-01-01|0", "eu|2026-01-03|7", "us|2026-01-01|0"),
+                server.rows("SELECT region, day, v FROM public." + name + " ORDER BY region, day"));
     }
 
     @ParameterizedTest(name = "pipeline {0}")
