@@ -94,6 +94,17 @@ class PgSourceTaskSignalTest {
         }
     }
 
+    @Test
+    void aSignalForNoCapturedTableStartsNoSnapshot() throws Exception {
+        PgSourceTask task = server.start(signalled("snap_nothing"), null);
+        signal("n1", "execute-snapshot", "{\"data-collections\": [\"public.not_captured\"]}");
+        server.sql("UPDATE public.resnap SET v = 'after nothing' WHERE id = 2");
+        List<SourceRecord> records = SourceTaskServer.pollUntil(
+                task, rs -> rs.stream().anyMatch(r -> marker(r) == null && event(r).op() == Op.UPDATE));
+        assertTrue(records.stream().noneMatch(r -> r.sourceOffset().containsKey(SourceOffset.SNAPSHOT)), "no progress");
+        assertTrue(ends(records).stream().noneMatch(e -> e.snapshot() != null));
+    }
+
     /** A config that snapshots only when signalled, through public.pglane_signal. */
     private static Map<String, String> signalled(String slot) {
         Map<String, String> props =

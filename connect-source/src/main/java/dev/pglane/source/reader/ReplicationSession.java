@@ -258,7 +258,9 @@ public final class ReplicationSession implements AutoCloseable {
                 config.topicPrefix(), start.generation(), snapshot, config.signalTable(), progress -> {
                     SnapshotRunner started = SnapshotRunner.plan(
                             sessionSnapshot.settings(), progress, sql, config.publicationName(), failures);
-                    started.start();
+                    if (started != null) {
+                        started.start();
+                    }
                     return started;
                 });
         ReplicationReader.Settings settings = new ReplicationReader.Settings(

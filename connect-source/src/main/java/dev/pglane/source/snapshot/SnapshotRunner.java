@@ -102,6 +102,8 @@ public final class SnapshotRunner implements AutoCloseable {
      * Plans the rest of the snapshot {@code progress} describes over the tables the publication now sends, or, with
      * {@code progress} null, a new snapshot of all of them (its id the run's generation); a table of the snapshot that
      * is no longer published is done, with a warning.
+     *
+     * @return the runner, or {@code null} when no table is left to send
      */
     public static SnapshotRunner plan(
             Settings settings, SnapshotProgress progress, Connection sql, String publication, FailureSlot failures)
@@ -119,6 +121,14 @@ public final class SnapshotRunner implements AutoCloseable {
         runner.published.putAll(published);
         for (Map.Entry<String, ChunkBound> remaining : planned.remaining().entrySet()) {
             runner.include(remaining.getKey(), remaining.getValue(), publication);
+        }
+        if (runner.progress.complete()) {
+            // no chunk would ever carry the snapshot's end into the offsets
+            log.info(
+                    "pglane source {}: snapshot {} has no table to send",
+                    settings.connectorName(),
+                    planned.snapshotId());
+            return null;
         }
         return runner;
     }

@@ -131,6 +131,11 @@ public final class SnapshotStream implements AutoCloseable {
         } else {
             close();
             runner = starter.start(SnapshotProgress.start("signal-" + signal.id(), signal.tables()));
+            if (runner == null) {
+                log.warn(
+                        "Signal {}: none of {} is a captured table; nothing to snapshot", signal.id(), signal.tables());
+                return SignalOutcome.NONE;
+            }
             log.info(
                     "Signal {}: snapshot {} of {} starts",
                     signal.id(),
