@@ -30,6 +30,8 @@ public final class ConnectRestClient {
     // validate() opens real database connections inside the worker, and Connect itself gives up after 90 s
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(100);
     private static final ObjectMapper JSON = new ObjectMapper();
+    // a rebalance of a test cluster settles in seconds; a 409 that outlasts this is a real conflict
+    private static final Duration CONFLICT_PATIENCE = Duration.ofSeconds(30);
 
     private final URI baseUrl;
     private final HttpClient http =
@@ -207,7 +209,30 @@ public final class ConnectRestClient {
         throw new IllegalStateException("Connect at " + baseUrl() + " is not healthy after " + timeout, last);
     }
 
+    /**
+     * One request; a passing conflict is asked again until {@link #CONFLICT_PATIENCE} runs out. Connect answers 409
+     * while its group rebalances or a config change is still spreading ("stale configuration"), and means the caller
+     * to retry; its other 409s (a connector that already exists) are answers and fail at once.
+     */
     private JsonNode send(String method, String path, Object body) {
+        long deadline = System.nanoTime() + CONFLICT_PATIENCE.toNanos();
+        while (true) {
+            try {
+                return sendOnce(method, path, body);
+            } catch (ConnectRestException e) {
+                if (!isPassingConflict(e) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+            pause();
+        }
+    }
+
+    private static boolean isPassingConflict(ConnectRestException e) {
+        return e.status() == 409 && (e.body().contains("rebalance") || e.body().contains("stale configuration"));
+    }
+
+    private JsonNode sendOnce(String method, String path, Object body) {
         String request = method + " " + baseUrl.resolve(path);
         try {
             HttpRequest.BodyPublisher publisher = body == null
