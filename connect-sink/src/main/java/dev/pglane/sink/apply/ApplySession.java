@@ -58,6 +58,7 @@ public final class ApplySession implements TransactionApplier {
     private final boolean pipelineEnabled;
     private final boolean truncateCascade;
     private final StatementPipeline pipeline;
+    private final ChunkCopy chunkCopy;
     /** True while {@link #applyPipelined} runs: {@link #flush} queues instead of sending. */
     private boolean pipelined;
     /** Transactions still to apply statement by statement after a redo. */
@@ -91,6 +92,7 @@ public final class ApplySession implements TransactionApplier {
         this.truncateCascade = settings.truncateCascade();
         this.pipeline = new StatementPipeline(new StatementCache(connection, MAX_COMPOSITES));
         this.writer = new RowWriter(statements, new ConflictHandler(settings.conflictPolicy(), conflicts));
+        this.chunkCopy = new ChunkCopy(connection, plans);
     }
 
     /**
@@ -145,6 +147,10 @@ public final class ApplySession implements TransactionApplier {
     @Override
     public void apply(SourceTransaction tx) throws SQLException {
         long started = System.nanoTime();
+        if (chunkCopy.load(tx)) {
+            logApplied(tx, started, "by COPY");
+            return;
+        }
         if (pipelineEnabled && separateLeft == 0) {
             if (applyPipelined(tx)) {
                 logApplied(tx, started, "as one pipeline");
@@ -365,6 +371,11 @@ public final class ApplySession implements TransactionApplier {
         } finally {
             plans.transactionEnded();
         }
+    }
+
+    /** How many snapshot chunks went into the target by COPY. */
+    long copied() {
+        return chunkCopy.copied();
     }
 
     /** How many transactions the pipeline could not apply, so that they were applied statement by statement. */

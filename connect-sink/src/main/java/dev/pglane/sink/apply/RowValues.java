@@ -62,11 +62,16 @@ final class RowValues {
         try {
             return bind(statement, index, fields, record.event(), image);
         } catch (DataException e) {
-            throw new DataException(
-                    "Record " + record.position() + " of " + tx.describe() + " has a value the sink cannot write: "
-                            + e.getMessage(),
-                    e);
+            throw unwritable(record, tx, e);
         }
+    }
+
+    /** {@code e}, naming the record and its transaction. */
+    static DataException unwritable(ChangeRecord record, SourceTransaction tx, DataException e) {
+        return new DataException(
+                "Record " + record.position() + " of " + tx.describe() + " has a value the sink cannot write: "
+                        + e.getMessage(),
+                e);
     }
 
     /** The PostgreSQL text of {@code field} in {@code image}, or null for SQL NULL. */

@@ -1,7 +1,6 @@
 package dev.pglane.sink.apply;
 
 import static dev.pglane.sink.target.Identifiers.qualified;
-import static dev.pglane.sink.target.Identifiers.quote;
 
 import dev.pglane.sink.TableName;
 import dev.pglane.sink.assemble.ChangeRecord;
@@ -10,7 +9,6 @@ import dev.pglane.sink.target.TargetTable;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.envelope.RowImage;
 import dev.pglane.wire.marker.SnapshotChunk;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -43,54 +41,21 @@ final class StrayRows {
             SnapshotChunk.KeyRange range,
             Iterable<ChangeRecord> rows)
             throws SQLException {
-        List<TargetColumn> key = new ArrayList<>();
-        for (String name : range.columns()) {
-            key.add(target.column(name)
-                    .orElseThrow(() -> new ConnectException("Cannot bound the snapshot chunk's key range on " + table
-                            + ": the target table has no column " + name + " of the source's key")));
-        }
-        List<Object> parameters = new ArrayList<>();
-        StringJoiner where = new StringJoiner(" AND ", " WHERE ", "").setEmptyValue("");
-        if (!key.isEmpty()) {
-            String columns = columnList(key);
-            if (range.lower() != null) {
-                where.add("(" + columns + ") >= " + bound(key));
-                parameters.addAll(range.lower());
-            }
-            if (range.upper() != null) {
-                where.add("(" + columns + ") < " + bound(key));
-                parameters.addAll(range.upper());
-            }
-            where.add("(" + columns + ") NOT IN (SELECT * FROM ROWS FROM (" + arrays(key) + "))");
-            for (TargetColumn column : key) {
-                parameters.add(connection.createArrayOf(
-                        "text", keyTexts(rows, column.name()).toArray()));
-            }
-        }
-        try (PreparedStatement st = connection.prepareStatement("DELETE FROM " + qualified(table) + where)) {
-            for (int i = 0; i < parameters.size(); i++) {
-                Object value = parameters.get(i);
-                if (value instanceof Array array) {
-                    st.setArray(i + 1, array);
-                } else {
-                    st.setString(i + 1, (String) value);
-                }
+        KeyRangeCondition inRange = new KeyRangeCondition(table, target, range);
+        String notInChunk = inRange.key.isEmpty()
+                ? null
+                : "(" + inRange.columnList() + ") NOT IN (SELECT * FROM ROWS FROM (" + arrays(inRange.key) + "))";
+        try (PreparedStatement st =
+                connection.prepareStatement("DELETE FROM " + qualified(table) + inRange.where(notInChunk))) {
+            int index = inRange.bind(st);
+            for (TargetColumn column : inRange.key) {
+                st.setArray(
+                        index++,
+                        connection.createArrayOf(
+                                "text", keyTexts(rows, column.name()).toArray()));
             }
             return st.executeUpdate();
         }
-    }
-
-    private static String columnList(List<TargetColumn> key) {
-        StringJoiner names = new StringJoiner(", ");
-        key.forEach(c -> names.add(quote(c.name())));
-        return names.toString();
-    }
-
-    /** {@code (?::integer, ?::text)}: a bound of the key, its values bound as text. */
-    private static String bound(List<TargetColumn> key) {
-        StringJoiner values = new StringJoiner(", ", "(", ")");
-        key.forEach(c -> values.add("?::" + c.type()));
-        return values.toString();
     }
 
     /** {@code pg_catalog.unnest(?::integer[]), pg_catalog.unnest(?::text[])}: the chunk's keys, column by column. */
