@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.logging.LogCapture;
 import dev.pglane.wire.SourceOffset;
 import dev.pglane.wire.TransactionKey;
 import dev.pglane.wire.envelope.ChangeEvent;
@@ -110,10 +111,19 @@ class PgSourceTaskSnapshotTest {
         PgSourceTask task = server.start(config("snap_race", "public\\.accounts", 50, 2), null);
         AtomicBoolean writing = new AtomicBoolean(true);
         Thread writer = new Thread(() -> write(writing));
-        writer.start();
-        List<SourceRecord> records = new ArrayList<>(SourceTaskServer.pollUntil(task, snapshotDone()));
-        writing.set(false);
-        writer.join();
+        List<SourceRecord> records;
+        try (LogCapture log = LogCapture.start()) {
+            writer.start();
+            records = new ArrayList<>(SourceTaskServer.pollUntil(task, snapshotDone()));
+            writing.set(false);
+            writer.join();
+            assertEquals(
+                    List.of(),
+                    log.lines().stream()
+                            .filter(l -> l.contains("schema changed"))
+                            .toList(),
+                    "the Relation message before the table's first change of the session is no schema change");
+        }
         server.sql("INSERT INTO public.accounts VALUES (-1, 0, 'sentinel')");
         records.addAll(SourceTaskServer.pollUntil(task, hasId(-1)));
 

@@ -379,7 +379,7 @@ public final class TransactionTracker {
                         message.columns())
                 : message;
         RelationDescriptor relation = relations.apply(scoped);
-        snapshot.relationChanged(relation.relationId());
+        snapshot.relationChanged(scoped);
         char identity = relation.replicaIdentity();
         String name = relation.schema() + "." + relation.table();
         if (!relation.hasKey() && (identity == 'n' || identity == 'd') && warnedTables.add(name)) {

@@ -1,5 +1,6 @@
 package dev.pglane.source.snapshot;
 
+import dev.pglane.source.pgoutput.RelationMessage;
 import dev.pglane.source.pgoutput.TupleData;
 import dev.pglane.wire.envelope.Op;
 import java.util.ArrayDeque;
@@ -51,10 +52,13 @@ final class ChunkWindow {
         changes.add(new Change(xid, op, old, now));
     }
 
-    /** Something the window cannot replay happened (a schema change); the chunk must be read again. */
-    void breakWith(String reason) {
-        if (broken == null) {
-            broken = reason;
+    /** A Relation message of the chunk's table: the chunk is read again if it describes other columns. */
+    void relationChanged(RelationMessage relation) {
+        SnapshotTable table = chunk.table();
+        boolean changed =
+                !relation.columns().equals(table.columns()) || relation.replicaIdentity() != table.replicaIdentity();
+        if (changed && broken == null) {
+            broken = "the table's schema changed while it was read";
         }
     }
 

@@ -233,11 +233,14 @@ public final class SnapshotStream implements AutoCloseable {
         }
     }
 
-    /** A Relation message: the table's shape may have changed under its open chunks. */
-    public void relationChanged(int relationId) {
-        List<ChunkWindow> windows = open.get(relationId);
+    /**
+     * A Relation message. pgoutput sends one before a table's first change of each session as well as after a schema
+     * change, so only one that describes other columns than a chunk was read with breaks its window.
+     */
+    public void relationChanged(RelationMessage relation) {
+        List<ChunkWindow> windows = open.get(relation.relationId());
         if (windows != null) {
-            windows.forEach(w -> w.breakWith("the table's schema changed while it was read"));
+            windows.forEach(w -> w.relationChanged(relation));
         }
     }
 

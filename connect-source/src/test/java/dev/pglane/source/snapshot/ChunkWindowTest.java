@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.source.pgoutput.RelationColumn;
+import dev.pglane.source.pgoutput.RelationMessage;
 import dev.pglane.source.pgoutput.TestTuples;
 import dev.pglane.source.pgoutput.TupleData;
 import dev.pglane.wire.envelope.Op;
@@ -65,7 +66,9 @@ class ChunkWindowTest {
     @Test
     void aSchemaChangeOrAnUnseenStreamedCommitAsksForANewRead() {
         ChunkWindow changed = new ChunkWindow(new Chunk(KEYED, 0, null, null));
-        changed.breakWith("the table's schema changed while it was read");
+        List<RelationColumn> added = new ArrayList<>(KEYED.columns());
+        added.add(new RelationColumn("extra", 23, -1, false));
+        changed.relationChanged(new RelationMessage(0, 1, "public", "t", 'd', added));
         assertNull(changed.atHighWatermark(List.of(row("1", "a")), SNAPSHOT));
         assertEquals("the table's schema changed while it was read", changed.retryReason());
 
@@ -73,6 +76,19 @@ class ChunkWindowTest {
         streamed.streamedCommit(110);
         assertNull(streamed.atHighWatermark(List.of(row("1", "a")), SNAPSHOT));
         assertTrue(streamed.retryReason().contains("streamed"), streamed.retryReason());
+    }
+
+    @Test
+    void aRelationMessageOfTheColumnsTheChunkWasReadWithIsNoChange() {
+        // pgoutput sends one before the table's first change of each session
+        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null));
+        window.relationChanged(new RelationMessage(0, 1, "public", "t", 'd', KEYED.columns()));
+        List<TupleData> rows = List.of(row("1", "a"));
+        assertSame(rows, window.atHighWatermark(rows, SNAPSHOT));
+
+        ChunkWindow identity = new ChunkWindow(new Chunk(KEYED, 0, null, null));
+        identity.relationChanged(new RelationMessage(0, 1, "public", "t", 'f', KEYED.columns()));
+        assertNull(identity.atHighWatermark(rows, SNAPSHOT), "a new replica identity changes the old rows sent");
     }
 
     private static List<String> texts(List<TupleData> rows) {
