@@ -3,7 +3,7 @@ package dev.pglane.it.bench.snapshot;
 /** The systems of the snapshot stage, in the order reports list them, with their names in {@code report.json}. */
 public enum SnapshotSystem {
     /** {@code COPY TO STDOUT} piped into {@code COPY FROM STDIN}, one pipe per table: the physical reference. */
-    COPY_PIPE("copy_pipe", "COPY TO STDOUT | COPY FROM STDIN (one pipe per table)", "pipes"),
+    COPY_PIPE("copy_pipe", "COPY TO STDOUT piped into COPY FROM STDIN (one pipe per table)", "pipes"),
     /** Debezium 3.6.1.Final's initial snapshot in Debezium's engine, into a consumer that only counts. */
     DEBEZIUM("debezium", "Debezium 3.6.1.Final initial snapshot -> no-op (engine)", "snapshot.max.threads"),
     /** pglane's source, {@code snapshot.mode=initial_only}, into Kafka. */
