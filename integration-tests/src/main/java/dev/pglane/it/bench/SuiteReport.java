@@ -15,9 +15,9 @@ import java.util.List;
  * per measured run, {@code {"backlog", "stage", "system", "workers", "seconds", "tx_per_s", "changes_per_s",
  * "cpu_s": {"source_pg", "target_pg", "connect"}}} (plus {@code run}, the repetition), so anyone can recompute the
  * ratios. A CPU figure is null for a part the run did not involve. Stages: {@code source}, {@code sink},
- * {@code sink_latency} (the target behind a delaying proxy) and {@code e2e} (backlog {@code pgbench_load}, with the
- * load's rates and lag besides); source entries add {@code consumer} and put a client process's CPU under
- * {@code client}.
+ * {@code sink_latency} (the target behind a delaying proxy), {@code e2e} (backlog {@code pgbench_load}, with the
+ * load's rates and lag besides) and {@code snapshot} (written by {@code snapshot.SnapshotReport}); source entries add
+ * {@code consumer} and put a client process's CPU under {@code client}.
  *
  * <p>Each benchmark replaces the entries of the stage and backlog it measured and keeps every other entry as it was,
  * so the stages can be run one at a time.
