@@ -89,6 +89,11 @@ final class PglaneEndToEndRun {
             CpuMeter.Reading used = cpu.read().since(before);
             Double loadRate = null;
             if (pgbench != null) {
+                if (!pgbench.isAlive()) {
+                    // the load ended before the snapshot did: the run was not under load for all of it
+                    throw new IllegalStateException(
+                            "pgbench -R exited early (" + pgbench.exitValue() + "), see " + load.log());
+                }
                 stop(pgbench);
                 pgbench = null;
                 loadRate = data.rows("pgbench_history") / ((System.nanoTime() - begin) / 1e9);
