@@ -9,6 +9,7 @@ import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.it.stack.TaskMetrics;
 import dev.pglane.it.verify.ComparisonReport;
 import dev.pglane.it.workload.Pgbench;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -92,7 +93,8 @@ final class PglaneEndToEndRun {
                 if (!pgbench.isAlive()) {
                     // the load ended before the snapshot did: the run was not under load for all of it
                     throw new IllegalStateException(
-                            "pgbench -R exited early (" + pgbench.exitValue() + "), see " + load.log());
+                            // its log goes with the work directory: the report gets what it said
+                            "pgbench -R exited early (" + pgbench.exitValue() + "): " + Files.readString(load.log()));
                 }
                 stop(pgbench);
                 pgbench = null;
