@@ -9,6 +9,7 @@ import dev.pglane.it.consistency.InvariantMonitor;
 import dev.pglane.it.pipeline.CatchUp;
 import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.it.stack.TaskMetrics;
 import dev.pglane.it.verify.ComparisonReport;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -8,6 +8,7 @@ import dev.pglane.it.pipeline.CommittedTransactions;
 import dev.pglane.it.pipeline.Progress;
 import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.it.stack.TaskMetrics;
 import dev.pglane.it.verify.ComparisonReport;
 import dev.pglane.it.workload.ChangeWorkload;
 import dev.pglane.it.workload.Pgbench;

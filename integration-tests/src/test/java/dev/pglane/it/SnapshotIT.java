@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.it.stack.TaskMetrics;
 import dev.pglane.wire.Lsn;
 import java.sql.SQLException;
 import java.time.Duration;

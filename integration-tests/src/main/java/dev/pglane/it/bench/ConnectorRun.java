@@ -20,7 +20,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * fence transaction's END is on the marker topic. The connector is deleted after the run; its topics stay until
  * {@link #deleteTopics}, so a sink can read them.
  */
-final class ConnectorRun {
+public final class ConnectorRun {
     static final String SYSTEM = "pglane source -> Kafka (JSON)";
     private static final Duration CATCH_UP = Duration.ofMinutes(30);
 
@@ -31,7 +31,8 @@ final class ConnectorRun {
     private final Map<String, String> settings;
 
     /** @param settings changes to the example config */
-    ConnectorRun(PostgresNode server, ConnectRestClient rest, String bootstrapServers, Map<String, String> settings) {
+    public ConnectorRun(
+            PostgresNode server, ConnectRestClient rest, String bootstrapServers, Map<String, String> settings) {
         this.server = server;
         this.rest = rest;
         this.bootstrapServers = bootstrapServers;
@@ -80,7 +81,7 @@ final class ConnectorRun {
     }
 
     /** Deletes the connector and waits until its slot is released. */
-    void remove(String name, String slot) throws InterruptedException {
+    public void remove(String name, String slot) throws InterruptedException {
         SinkConnectorRun.deleteIfCreated(rest, name);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (Backlog.slotActive(server, slot)) {
@@ -92,7 +93,7 @@ final class ConnectorRun {
     }
 
     /** Deletes the topics that the connector named {@code name} wrote (they take GBs). */
-    void deleteTopics(String name) throws InterruptedException, ExecutionException {
+    public void deleteTopics(String name) throws InterruptedException, ExecutionException {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             Set<String> topics = admin.listTopics().names().get().stream()
                     .filter(topic -> topic.startsWith(name + "."))

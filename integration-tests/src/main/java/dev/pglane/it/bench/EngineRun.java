@@ -26,9 +26,10 @@ import java.util.stream.Stream;
  * by {@code ./pglane-local bench}): Debezium's jars beside Kafka's at this build's version, never on the benchmark's
  * own class path. Its CPU is the client CPU of the measurement; the source server's is read around the run.
  */
-final class EngineRun {
+public final class EngineRun {
     static final String PGLANE = "pglane source -> no-op (Debezium engine)";
     static final String DEBEZIUM = "Debezium 3.6.1.Final -> no-op (engine, txmeta=false)";
+    static final String DEBEZIUM_SNAPSHOT = "Debezium 3.6.1.Final initial snapshot -> no-op (engine)";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final PostgresNode server;
@@ -40,7 +41,7 @@ final class EngineRun {
      * @param engineClasspath the file that lists the child JVM's class path
      * @param pluginPath the worker's plugin.path, whose {@code pglane-source/lib} jars run pglane's connector
      */
-    EngineRun(PostgresNode server, Path engineClasspath, Path pluginPath, Path workDir) {
+    public EngineRun(PostgresNode server, Path engineClasspath, Path pluginPath, Path workDir) {
         if (!Files.isReadable(engineClasspath)) {
             throw new IllegalStateException(engineClasspath + " is missing: ./pglane-local bench writes it with mvn"
                     + " -Pdebezium dependency:build-classpath (or pass --skip-engine)");
@@ -63,22 +64,59 @@ final class EngineRun {
     }
 
     Measurement measureDebezium(String slot, Backlog.Info backlog, String name) throws Exception {
+        Properties config = debeziumConfig(name, server.database(), slot, Backlog.PUBLICATION);
+        // stream from the slot's position only, as pg_recvlogical and pglane do
+        config.put("snapshot.mode", "no_data");
+        return measure(DEBEZIUM, "debezium", config, backlog, List.of());
+    }
+
+    /**
+     * What Debezium's initial snapshot did.
+     *
+     * @param seconds from the engine's start until its consumer had the last row
+     * @param rows the {@code op = r} records counted
+     * @param clientCpu the engine JVM's CPU seconds meanwhile
+     * @param sourcePgCpu the source server's CPU seconds over the child's lifetime
+     */
+    public record SnapshotFigures(double seconds, long rows, double clientCpu, double sourcePgCpu) {}
+
+    /**
+     * Debezium's initial snapshot ({@code snapshot.mode=initial_only}, its other snapshot settings at their defaults)
+     * of {@code database}'s tables in {@code publication}, into the counting consumer until it has {@code rows} rows.
+     */
+    public SnapshotFigures measureDebeziumSnapshot(
+            String database, String publication, String slot, long rows, String name) throws Exception {
+        Properties config = debeziumConfig(name, database, slot, publication);
+        config.put("snapshot.mode", "initial_only");
+        config.put(NoOpEngine.SNAPSHOT_ROWS, Long.toString(rows));
+        Child child = runChild(DEBEZIUM_SNAPSHOT, "debezium", config, List.of());
+        long counted = child.figures().path("changes").asLong();
+        if (counted != rows) {
+            throw new IllegalStateException(
+                    DEBEZIUM_SNAPSHOT + " counted " + counted + " rows; the source has " + rows);
+        }
+        return new SnapshotFigures(
+                child.figures().path("seconds").asDouble(),
+                counted,
+                child.figures().path("cpu_s").asDouble(),
+                child.sourcePgCpu());
+    }
+
+    private Properties debeziumConfig(String name, String database, String slot, String publication) {
         Properties config = engineConfig(name);
         config.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
         config.put("database.hostname", server.host());
         config.put("database.port", Integer.toString(server.port()));
         config.put("database.user", server.user());
         config.put("database.password", server.password());
-        config.put("database.dbname", server.database());
+        config.put("database.dbname", database);
         config.put("topic.prefix", name);
         config.put("plugin.name", "pgoutput");
         config.put("slot.name", slot);
-        config.put("publication.name", Backlog.PUBLICATION);
+        config.put("publication.name", publication);
         config.put("publication.autocreate.mode", "disabled");
-        // stream from the slot's position only, as pg_recvlogical and pglane do
-        config.put("snapshot.mode", "no_data");
         config.put("provide.transaction.metadata", "false");
-        return measure(DEBEZIUM, "debezium", config, backlog, List.of());
+        return config;
     }
 
     private static Properties engineConfig(String name) {
@@ -92,8 +130,31 @@ final class EngineRun {
     private Measurement measure(
             String system, String connector, Properties config, Backlog.Info backlog, List<Path> firstOnClasspath)
             throws Exception {
-        config.put("bench.connector", connector);
-        config.put("bench.fence.xid", Long.toString(backlog.fenceXid()));
+        config.put(NoOpEngine.FENCE_XID, Long.toString(backlog.fenceXid()));
+        Child child = runChild(system, connector, config, firstOnClasspath);
+        JsonNode figures = child.figures();
+        long transactions = figures.path("transactions").asLong();
+        long changes = figures.path("changes").asLong();
+        if (transactions != backlog.transactions() || changes != backlog.changes()) {
+            throw new IllegalStateException(system + " counted " + transactions + " transactions with " + changes
+                    + " changes; the backlog has " + backlog.transactions() + " with " + backlog.changes());
+        }
+        return new Measurement(
+                system,
+                figures.path("seconds").asDouble(),
+                transactions,
+                changes,
+                child.sourcePgCpu(),
+                figures.path("cpu_s").asDouble(),
+                Map.of());
+    }
+
+    /** The child JVM's result (its figures, checked for an error) and the source server's CPU over its life. */
+    private record Child(JsonNode figures, double sourcePgCpu) {}
+
+    private Child runChild(String system, String connector, Properties config, List<Path> firstOnClasspath)
+            throws Exception {
+        config.put(NoOpEngine.CONNECTOR, connector);
         Path properties = workDir.resolve(connector + "-engine.properties");
         Path result = workDir.resolve(connector + "-engine-result.json");
         Path log = workDir.resolve(connector + "-engine.log");
@@ -122,20 +183,7 @@ final class EngineRun {
             throw new IllegalStateException(system + " failed (exit " + rc + "): "
                     + (figures == null ? "no result" : figures.path("error").asText()) + "; its log: " + tail(log));
         }
-        long transactions = figures.path("transactions").asLong();
-        long changes = figures.path("changes").asLong();
-        if (transactions != backlog.transactions() || changes != backlog.changes()) {
-            throw new IllegalStateException(system + " counted " + transactions + " transactions with " + changes
-                    + " changes; the backlog has " + backlog.transactions() + " with " + backlog.changes());
-        }
-        return new Measurement(
-                system,
-                figures.path("seconds").asDouble(),
-                transactions,
-                changes,
-                pgCpu,
-                figures.path("cpu_s").asDouble(),
-                Map.of());
+        return new Child(figures, pgCpu);
     }
 
     /** The plugin's jars first, so that its own pgjdbc and wire classes win; then the engine's; then this module. */

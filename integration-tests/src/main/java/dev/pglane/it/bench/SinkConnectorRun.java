@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * beginning), pointed at a fresh target database, and timed from its creation until its progress table's
  * {@code end_lsn} reaches the backlog's end.
  */
-final class SinkConnectorRun {
+public final class SinkConnectorRun {
     static final String SYSTEM = "pglane";
     private static final String PROGRESS_TABLE = "progress.table";
     private static final Duration REMOVAL = Duration.ofSeconds(60);
@@ -32,7 +32,7 @@ final class SinkConnectorRun {
      * @param sourcePrefix the {@code topic.prefix} of the source connector that wrote the backlog
      * @param settings changes to the example config, e.g. {@code buffer.max.bytes}
      */
-    SinkConnectorRun(
+    public SinkConnectorRun(
             PostgresNode source,
             PostgresNode target,
             ConnectRestClient rest,
@@ -70,7 +70,7 @@ final class SinkConnectorRun {
     }
 
     /** The sink's config: the example's, reading the source stage's topics into {@code database}. */
-    Map<String, String> config(String database, int workers, String name) {
+    public Map<String, String> config(String database, int workers, String name) {
         Map<String, String> config = configs.load(ConnectorConfigs.SINK_JSON);
         config.remove("topics");
         config.put("name", name);
@@ -91,7 +91,7 @@ final class SinkConnectorRun {
      * Deletes the connector and waits until the worker has forgotten it, so that its task is stopping before the
      * next run starts rather than spending that run's CPU.
      */
-    void remove(String name) throws InterruptedException {
+    public void remove(String name) throws InterruptedException {
         deleteIfCreated(rest, name);
         long deadline = System.nanoTime() + REMOVAL.toNanos();
         while (System.nanoTime() < deadline) {
@@ -113,7 +113,7 @@ final class SinkConnectorRun {
      * Deletes connector {@code name}. One the worker does not know (its creation failed) is no error here: the
      * failure to report is the creation's, which this must not hide.
      */
-    static void deleteIfCreated(ConnectRestClient rest, String name) {
+    public static void deleteIfCreated(ConnectRestClient rest, String name) {
         try {
             rest.deleteConnector(name);
         } catch (ConnectRestException e) {
@@ -123,7 +123,7 @@ final class SinkConnectorRun {
         }
     }
 
-    void checkRunning(String name) {
+    public void checkRunning(String name) {
         ConnectorStatus status;
         try {
             status = rest.status(name);

@@ -3,8 +3,8 @@ package dev.pglane.it.bench;
 import java.util.List;
 
 /** The median and range of one figure over a benchmark's runs. */
-record Spread(double median, double min, double max) {
-    static Spread of(List<Double> values) {
+public record Spread(double median, double min, double max) {
+    public static Spread of(List<Double> values) {
         if (values.isEmpty()) {
             throw new IllegalArgumentException("no values to summarise");
         }

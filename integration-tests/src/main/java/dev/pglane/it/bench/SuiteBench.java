@@ -1,5 +1,8 @@
 package dev.pglane.it.bench;
 
+import dev.pglane.it.bench.snapshot.SnapshotConnectors;
+import dev.pglane.it.bench.snapshot.SnapshotReport;
+import dev.pglane.it.bench.snapshot.SnapshotStage;
 import dev.pglane.it.fault.TcpProxy;
 import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.KafkaNode;
@@ -25,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * first run into Kafka leaves its topics for the sink stage, which applies them onto fresh copies of the target's
  * template beside PostgreSQL's subscriber ({@link SinkStage}), then, on pgbench's backlog, once more onto a target
  * behind a delaying proxy with 1 and 8 workers (the latency stage). Before the second backlog the source is reset to
- * the template's state. Last, the end-to-end stage: pgbench's load through the whole pipeline ({@link EndToEndRun}).
+ * the template's state. Then the end-to-end stage: pgbench's load through the whole pipeline ({@link EndToEndRun}).
+ * Last, the snapshot stage, on a database of its own on the source, so that it changes nothing the other stages read
+ * ({@link SnapshotStage}).
  * Writes {@code report.json} (every run of every stage) and {@code report.md}.
  */
 public final class SuiteBench {
@@ -94,6 +99,7 @@ public final class SuiteBench {
             sinkReports.addAll(measure(workload, backlog, targets, sourceReport, environment));
         }
         EndToEndReport endToEnd = options.endToEnd() == null ? null : endToEnd(backlog, targets);
+        SnapshotReport snapshot = options.snapshot() == null ? null : snapshot(environment);
         sourceReport.write(options.outDir());
         for (SinkReport sinkReport : sinkReports) {
             sinkReport.mergeInto(options.outDir());
@@ -101,10 +107,38 @@ public final class SuiteBench {
         if (endToEnd != null) {
             SuiteReport.mergeEndToEnd(options.outDir(), endToEnd.runs());
         }
-        String markdown = new SuiteMarkdown(environment, sourceReport, sinkReports, endToEnd).render();
+        if (snapshot != null) {
+            snapshot.mergeInto(options.outDir());
+        }
+        String markdown = new SuiteMarkdown(environment, sourceReport, sinkReports, endToEnd, snapshot).render();
         Files.writeString(options.outDir().resolve(MARKDOWN), markdown);
         System.out.println(markdown);
-        return sinkReports.stream().noneMatch(SinkReport::hasFailures) && (endToEnd == null || !endToEnd.hasFailures());
+        return sinkReports.stream().noneMatch(SinkReport::hasFailures)
+                && (endToEnd == null || !endToEnd.hasFailures())
+                && (snapshot == null || !snapshot.hasFailures());
+    }
+
+    /** The snapshot stage; its failed or wrong runs are recorded in its report, not measured. */
+    private SnapshotReport snapshot(String environment) throws Exception {
+        SnapshotConnectors connectors = new SnapshotConnectors(
+                source,
+                target,
+                connect.rest(),
+                kafka.bootstrapServers(),
+                options.sourceSettings(),
+                options.sinkSettings());
+        EngineRun engine = options.engineClasspath() == null
+                ? null
+                : new EngineRun(source, options.engineClasspath(), options.pluginPath(), workDir);
+        return new SnapshotStage(
+                        options.snapshot(),
+                        options.runs(),
+                        connectors,
+                        engine,
+                        options.backlog().pgbench(),
+                        workDir,
+                        options.endToEndWorkers())
+                .measure(environment);
     }
 
     /** The end-to-end stage, run after run; a failed or wrong run is recorded, not measured. */

@@ -1,12 +1,15 @@
 package dev.pglane.it.bench;
 
+import dev.pglane.it.bench.snapshot.SnapshotMarkdown;
+import dev.pglane.it.bench.snapshot.SnapshotReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code report.md} of the suite: the targets of issue #6 as measured in this run (met or not, with the ratios), then
- * the source stage's and each backlog's sink stage's tables and charts.
+ * {@code report.md} of the suite: the targets of issues #6 and #14 as measured in this run (met or not, with the
+ * ratios), then the source stage's and each backlog's sink stage's tables and charts, the end-to-end and the snapshot
+ * stage's.
  */
 final class SuiteMarkdown {
     private static final double SOURCE_VS_RECVLOGICAL = 0.9;
@@ -18,20 +21,30 @@ final class SuiteMarkdown {
     private final BenchReport source;
     private final List<SinkReport> sinks;
     private final EndToEndReport endToEnd;
+    private final SnapshotReport snapshot;
 
-    /** @param endToEnd the end-to-end stage, or null when it was left out */
-    SuiteMarkdown(String environment, BenchReport source, List<SinkReport> sinks, EndToEndReport endToEnd) {
+    /**
+     * @param endToEnd the end-to-end stage, or null when it was left out
+     * @param snapshot the snapshot stage, or null when it was left out
+     */
+    SuiteMarkdown(
+            String environment,
+            BenchReport source,
+            List<SinkReport> sinks,
+            EndToEndReport endToEnd,
+            SnapshotReport snapshot) {
         this.environment = environment;
         this.source = source;
         this.sinks = sinks;
         this.endToEnd = endToEnd;
+        this.snapshot = snapshot;
     }
 
     String render() {
         StringBuilder md = new StringBuilder("# pglane benchmark suite\n\n")
                 .append(environment)
                 .append("\n\n");
-        md.append("## Targets of issue #6, measured side by side in this run\n\n")
+        md.append("## Targets of issues #6 and #14, measured side by side in this run\n\n")
                 .append("| backlog | target | measured: median (min..max) over the runs | met |\n")
                 .append("|---|---|---|---|\n");
         targetRows().forEach(md::append);
@@ -47,6 +60,9 @@ final class SuiteMarkdown {
         }
         if (endToEnd != null) {
             md.append("\n## End to end\n\n").append(endToEnd.body());
+        }
+        if (snapshot != null) {
+            md.append("\n## Snapshot (initial load)\n\n").append(new SnapshotMarkdown(snapshot).body());
         }
         return md.toString();
     }
@@ -97,6 +113,9 @@ final class SuiteMarkdown {
                     endToEnd.runs().stream().filter(m -> m.lag().bounded()).count(),
                     endToEnd.runs().size(),
                     bounded == null ? "not measured" : bounded ? "yes" : "no"));
+        }
+        if (snapshot != null) {
+            rows.addAll(new SnapshotMarkdown(snapshot).targetRows());
         }
         return rows;
     }

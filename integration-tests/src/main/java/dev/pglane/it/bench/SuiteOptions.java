@@ -1,5 +1,6 @@
 package dev.pglane.it.bench;
 
+import dev.pglane.it.bench.snapshot.SnapshotOptions;
 import dev.pglane.it.stack.PostgresVersion;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import java.util.Set;
  *     to leave that stage out
  * @param sourceSettings changes to the example source config, for the runs into Kafka
  * @param sinkSettings changes to the example sink config
+ * @param snapshot the snapshot stage's sizes, or null to leave that stage out
  */
 public record SuiteOptions(
         PostgresVersion version,
@@ -35,7 +37,8 @@ public record SuiteOptions(
         int endToEndWorkers,
         Duration targetDelay,
         Map<String, String> sourceSettings,
-        Map<String, String> sinkSettings) {
+        Map<String, String> sinkSettings,
+        SnapshotOptions snapshot) {
 
     static final String USAGE = String.join(
             "\n",
@@ -43,10 +46,15 @@ public record SuiteOptions(
             "pglane and Debezium 3.6.1.Final into a no-op consumer in Debezium's engine), the sink stage",
             "(PostgreSQL's subscriber, pglane's sink with each worker count), the latency stage (the sink with 1",
             "and 8 workers onto a target behind a delaying proxy) and the end-to-end stage (pgbench's load through",
-            "the whole pipeline). Every run is checked against the source. Writes report.json and report.md.",
+            "the whole pipeline), then the snapshot stage (an initial load of tables that exist before the",
+            "connector: COPY piped between the servers, Debezium's initial snapshot into a no-op consumer,",
+            "pglane's snapshot into Kafka and end to end into an empty target, once more under pgbench's load",
+            "while the slot's retained WAL is sampled). Every run is checked against the source. Writes",
+            "report.json and report.md.",
             "options (all optional):",
             "  --quick                  small sizes for a smoke run: 1 run, pgbench scale 1 with 4,000",
-            "                           transactions, 50,000 bulk rows, workers 1,4, a 20 s end-to-end load",
+            "                           transactions, 50,000 bulk rows, workers 1,4, a 20 s end-to-end load;",
+            "                           snapshot: scale 2, 50,000 wide rows, threads 1,2",
             "                           (options given beside it win)",
             "  --runs N                 runs of every system on every backlog (default 3)",
             "  --workload W             pgbench, bulk or both (default both)",
@@ -65,6 +73,13 @@ public record SuiteOptions(
             "  --latency-us N           the latency stage (pgbench backlog): pglane's sink with 1 and 8 workers",
             "                           onto a target behind a proxy that holds each chunk N µs each way (default 200)",
             "  --no-latency             leave out the latency stage",
+            "  --snapshot-scale N       the snapshot stage's source: pgbench -i -s N in a database of its own",
+            "                           (default 100: 10,000,000 pgbench_accounts rows)",
+            "  --snapshot-wide-rows N   rows of its wide table (about 20 columns, 500 bytes a row; default 1000000)",
+            "  --snapshot-threads LIST  snapshot.threads values of pglane's source (default 1,2,4)",
+            "  --snapshot-rate N        pgbench -R on the source while the slot's retained WAL is measured",
+            "                           (TPC-B transactions per second, default 500)",
+            "  --no-snapshot            leave out the snapshot stage",
             "  --pg-version N           PostgreSQL major of both servers: 14, 16, 17 or 18 (default 17)",
             "  --out DIR                where report.json and report.md go (default target/bench)",
             "  --plugin-path DIR        the worker's plugin.path (default integration-tests/target/plugin-path)",
@@ -79,7 +94,7 @@ public record SuiteOptions(
         BenchArgs words = BenchArgs.parse(
                 args,
                 USAGE,
-                Set.of("--quick", "--no-native", "--no-engine", "--no-latency", "--no-e2e"),
+                Set.of("--quick", "--no-native", "--no-engine", "--no-latency", "--no-e2e", "--no-snapshot"),
                 Set.of("--source-setting", "--sink-setting"));
         boolean quick = words.flag("--quick");
         int clients = words.positive("--clients", 8);
@@ -107,6 +122,15 @@ public record SuiteOptions(
                 words.positive("--e2e-workers", 4),
                 words.flag("--no-latency") ? null : Duration.ofNanos(1000L * words.positive("--latency-us", 200)),
                 words.settings("--source-setting"),
-                words.settings("--sink-setting"));
+                words.settings("--sink-setting"),
+                words.flag("--no-snapshot") ? null : snapshot(words, quick));
+    }
+
+    private static SnapshotOptions snapshot(BenchArgs words, boolean quick) {
+        return new SnapshotOptions(
+                words.positive("--snapshot-scale", quick ? 2 : 100),
+                words.positive("--snapshot-wide-rows", quick ? 50_000 : 1_000_000),
+                words.positives("--snapshot-threads", quick ? "1,2" : "1,2,4"),
+                words.positive("--snapshot-rate", 500));
     }
 }

@@ -15,14 +15,14 @@ import java.util.List;
  * per measured run, {@code {"backlog", "stage", "system", "workers", "seconds", "tx_per_s", "changes_per_s",
  * "cpu_s": {"source_pg", "target_pg", "connect"}}} (plus {@code run}, the repetition), so anyone can recompute the
  * ratios. A CPU figure is null for a part the run did not involve. Stages: {@code source}, {@code sink},
- * {@code sink_latency} (the target behind a delaying proxy) and {@code e2e} (backlog {@code pgbench_load}, with the
- * load's rates and lag besides); source entries add {@code consumer} and put a client process's CPU under
- * {@code client}.
+ * {@code sink_latency} (the target behind a delaying proxy), {@code e2e} (backlog {@code pgbench_load}, with the
+ * load's rates and lag besides) and {@code snapshot} (written by {@code snapshot.SnapshotReport}); source entries add
+ * {@code consumer} and put a client process's CPU under {@code client}.
  *
  * <p>Each benchmark replaces the entries of the stage and backlog it measured and keeps every other entry as it was,
  * so the stages can be run one at a time.
  */
-final class SuiteReport {
+public final class SuiteReport {
     static final String FILE = "report.json";
     /** The end-to-end stage's load: pgbench running while the pipeline runs, not a backlog written beforehand. */
     static final String END_TO_END_BACKLOG = "pgbench_load";
@@ -67,7 +67,8 @@ final class SuiteReport {
                 measured.stream().map(SuiteReport::endToEndEntry).toList());
     }
 
-    private static Path replace(Path dir, String backlog, String stage, List<ObjectNode> entries) throws IOException {
+    /** Writes {@code dir/report.json} with {@code entries} in place of earlier entries of {@code stage} on {@code backlog}. */
+    public static Path replace(Path dir, String backlog, String stage, List<ObjectNode> entries) throws IOException {
         Path file = dir.resolve(FILE);
         ObjectNode root = Files.exists(file) ? (ObjectNode) JSON.readTree(file.toFile()) : JSON.createObjectNode();
         ArrayNode runs = JSON.createArrayNode();

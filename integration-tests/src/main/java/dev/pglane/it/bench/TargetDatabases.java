@@ -13,15 +13,29 @@ import java.sql.Statement;
  * the slots' position, and one fresh copy of it per run ({@code CREATE DATABASE ... TEMPLATE}), so that every run
  * starts from the same rows and no run sees another's work.
  */
-final class TargetDatabases {
-    private static final String TEMPLATE = "bench_initial";
+public final class TargetDatabases {
+    private static final String INITIAL = "bench_initial";
 
     private final PostgresNode source;
+    private final String sourceDatabase;
     private final PostgresNode target;
+    private final String template;
 
+    /** Copies of {@code bench_initial}, compared with the source's own database. */
     TargetDatabases(PostgresNode source, PostgresNode target) {
+        this(source, source.database(), target, INITIAL);
+    }
+
+    /**
+     * Copies of {@code template} on {@code target}, compared with {@code sourceDatabase} on {@code source}.
+     *
+     * @param template an existing database of {@code target}; {@link #createTemplate} creates the default one
+     */
+    public TargetDatabases(PostgresNode source, String sourceDatabase, PostgresNode target, String template) {
         this.source = source;
+        this.sourceDatabase = sourceDatabase;
         this.target = target;
+        this.template = template;
     }
 
     /** The server whose published tables the copies are compared with. */
@@ -35,9 +49,9 @@ final class TargetDatabases {
      * check makes sure of it.
      */
     void createTemplate(Backlog backlog) throws SQLException, IOException, InterruptedException {
-        execute("CREATE DATABASE " + TEMPLATE);
-        backlog.createTables(target, TEMPLATE);
-        ComparisonReport report = compare(TEMPLATE);
+        execute("CREATE DATABASE " + template);
+        backlog.createTables(target, template);
+        ComparisonReport report = compare(template);
         if (!report.isEqual()) {
             throw new IllegalStateException(
                     "the target's initial state differs from the source's:\n" + report.summary());
@@ -45,19 +59,19 @@ final class TargetDatabases {
     }
 
     /** A new database holding the initial state; {@link #drop} removes it. */
-    void createFromTemplate(String database) throws SQLException {
+    public void createFromTemplate(String database) throws SQLException {
         // FILE_COPY copies the files after a checkpoint; 15's default, WAL_LOG, writes the whole copy to the WAL
         boolean hasStrategy = Integer.parseInt(target.serverVersion().split("\\.")[0]) >= 15;
-        execute("CREATE DATABASE " + database + " TEMPLATE " + TEMPLATE + (hasStrategy ? " STRATEGY FILE_COPY" : ""));
+        execute("CREATE DATABASE " + database + " TEMPLATE " + template + (hasStrategy ? " STRATEGY FILE_COPY" : ""));
     }
 
     /** The source's published tables against {@code database}'s. */
-    ComparisonReport compare(String database) throws SQLException {
-        return new DatabaseComparator(source.jdbcUrl(), target.jdbcUrlOf(database)).compare();
+    public ComparisonReport compare(String database) throws SQLException {
+        return new DatabaseComparator(source.jdbcUrlOf(sourceDatabase), target.jdbcUrlOf(database)).compare();
     }
 
     /** Drops {@code database}, closing any session still in it (a deleted connector's, for one). */
-    void drop(String database) throws SQLException {
+    public void drop(String database) throws SQLException {
         execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
     }
 

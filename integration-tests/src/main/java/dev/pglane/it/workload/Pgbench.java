@@ -84,6 +84,25 @@ public final class Pgbench {
                 "-n", "-c", Integer.toString(clients), "-j", Integer.toString(jobs), "-T", Long.toString(seconds))));
     }
 
+    /**
+     * Starts {@code pgbench -n -c clients -j jobs -R rate} in the background, for as long as the caller lets it run
+     * (it stops at {@link Process#destroy}; its transactions then are whatever committed, e.g. pgbench_history's new
+     * rows). Its output goes to {@code log}.
+     */
+    public Process startAtRate(int clients, int jobs, int rate, Path log) throws IOException {
+        List<String> args = List.of(
+                "-n",
+                "-c",
+                Integer.toString(clients),
+                "-j",
+                Integer.toString(jobs),
+                "-R",
+                Integer.toString(rate),
+                "-T",
+                Long.toString(Duration.ofDays(1).toSeconds()));
+        return builder(args).redirectOutput(log.toFile()).start();
+    }
+
     private static long processed(String output) {
         Matcher processed = PROCESSED.matcher(output);
         if (!processed.find()) {
@@ -93,6 +112,16 @@ public final class Pgbench {
     }
 
     private String run(List<String> pgbenchArgs) throws IOException, InterruptedException {
+        Process process = builder(pgbenchArgs).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException(
+                    "pgbench " + String.join(" ", pgbenchArgs) + " failed (" + process.exitValue() + "):\n" + output);
+        }
+        return output;
+    }
+
+    private ProcessBuilder builder(List<String> pgbenchArgs) {
         if (!isInstalled(executable)) {
             throw new IllegalStateException(executable + " is not there: install Debian's postgresql-client"
                     + " (apt-get install postgresql-client)");
@@ -105,12 +134,6 @@ public final class Pgbench {
         if (schema != null) {
             builder.environment().put("PGOPTIONS", "-c search_path=" + schema);
         }
-        Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (process.waitFor() != 0) {
-            throw new IllegalStateException(
-                    "pgbench " + String.join(" ", pgbenchArgs) + " failed (" + process.exitValue() + "):\n" + output);
-        }
-        return output;
+        return builder;
     }
 }

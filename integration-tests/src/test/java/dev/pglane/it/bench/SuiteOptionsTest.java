@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.pglane.it.bench.snapshot.SnapshotOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,7 @@ class SuiteOptionsTest {
         assertEquals(2_000_000, options.backlog().bulkRows());
         assertEquals(List.of(1, 2, 4, 8), options.workers());
         assertEquals(Path.of("integration-tests/target/engine-classpath.txt"), options.engineClasspath());
+        assertEquals(new SnapshotOptions(100, 1_000_000, List.of(1, 2, 4), 500), options.snapshot(), "issue #14's");
     }
 
     @Test
@@ -35,6 +37,28 @@ class SuiteOptionsTest {
         assertEquals(50_000, options.backlog().bulkRows());
         assertEquals(List.of(1, 4), options.workers());
         assertNull(options.engineClasspath());
+        assertEquals(new SnapshotOptions(2, 50_000, List.of(1, 2), 500), options.snapshot());
+    }
+
+    @Test
+    void snapshotOptionsBesideQuickWinAndTheStageCanBeLeftOut() {
+        SuiteOptions options = SuiteOptions.parse(new String[] {
+            "--quick",
+            "--snapshot-scale",
+            "5",
+            "--snapshot-wide-rows",
+            "1000",
+            "--snapshot-threads",
+            "4",
+            "--snapshot-rate",
+            "50"
+        });
+
+        assertEquals(new SnapshotOptions(5, 1000, List.of(4), 50), options.snapshot());
+        assertEquals(4, options.snapshot().maxThreads());
+        assertNull(SuiteOptions.parse(new String[] {"--no-snapshot"}).snapshot());
+        assertThrows(IllegalArgumentException.class, () -> SuiteOptions.parse(new String[] {"--snapshot-threads", ""}));
+        assertThrows(IllegalArgumentException.class, () -> SuiteOptions.parse(new String[] {"--snapshot-rate", "0"}));
     }
 
     @Test

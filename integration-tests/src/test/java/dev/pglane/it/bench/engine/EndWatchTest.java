@@ -66,6 +66,21 @@ class EndWatchTest {
     }
 
     @Test
+    void aSnapshotWatchCountsReadsUntilTheSourcesRows() {
+        EndWatch watch = new SnapshotReadWatch(3);
+        watch.accept(change("r", "pgbench_accounts", 1));
+        watch.accept(change("c", "pgbench_history", 2)); // a change, not an existing row
+        watch.accept(record("dbz.public.pgbench_history", null, null)); // a tombstone
+        watch.accept(change("r", "pgbench_branches", 1));
+        assertFalse(watch.done());
+
+        watch.accept(change("r", "snapshot_wide", 1));
+
+        assertTrue(watch.done());
+        assertEquals(3, watch.changes());
+    }
+
+    @Test
     void debeziumCountsChangesAndTransactionsByTxIdUntilTheFenceInsert() {
         EndWatch watch = EndWatch.of("debezium", 0);
         watch.accept(change("u", "pgbench_accounts", 10));

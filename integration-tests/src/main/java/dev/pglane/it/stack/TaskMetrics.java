@@ -1,4 +1,4 @@
-package dev.pglane.it;
+package dev.pglane.it.stack;
 
 import java.lang.management.ManagementFactory;
 import java.util.Set;
@@ -11,11 +11,11 @@ import javax.management.ObjectName;
  * A connector's task metrics as the shared worker publishes them over JMX in this JVM: the plugin metrics a task
  * registers ({@code kafka.connect:type=plugins,connector=...,task=...}), read as an operator's JMX console would.
  */
-final class TaskMetrics {
+public final class TaskMetrics {
     private TaskMetrics() {}
 
     /** The value of {@code metric} in the MBean of {@code connector} that has it. */
-    static double value(String connector, String metric) {
+    public static double value(String connector, String metric) {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         Set<ObjectName> names;
         try {
