@@ -155,7 +155,8 @@ public final class PgSourceConfig extends AbstractConfig {
 
     public static final String SNAPSHOT_CHUNK_ROWS = "snapshot.chunk.rows";
     static final String SNAPSHOT_CHUNK_ROWS_DOC = "Rows per snapshot chunk: each chunk is read with one COPY and sent"
-            + " as one transaction. A chunk is held in memory until the stream passes its high watermark.";
+            + " as one transaction. A chunk is held in memory until the stream passes its high watermark; each reading"
+            + " session has up to two chunks out.";
     static final int SNAPSHOT_CHUNK_ROWS_DEFAULT = 10_000;
 
     public static final String SIGNAL_TABLE = "signal.table";
@@ -166,6 +167,31 @@ public final class PgSourceConfig extends AbstractConfig {
             + " records. Empty: no signals.";
     static final String SIGNAL_TABLE_DEFAULT = "";
     static final ConfigDef.Validator SIGNAL_TABLE_RULE = new OptionalTableName();
+
+    public static final String COMMIT_REQUIRES_KAFKA = "commit.requires.kafka";
+    static final String COMMIT_REQUIRES_KAFKA_DOC = "Whether a record reported done without Kafka's metadata (Connect's"
+            + " errors.tolerance=all or a transformation that dropped it) fails the task, the slot staying before it."
+            + " false only for a runtime without Kafka, such as Debezium's embedded engine or Debezium Server, which"
+            + " reports every record done that way once its consumer took it.";
+    static final boolean COMMIT_REQUIRES_KAFKA_DEFAULT = true;
+
+    public static final String SIGNAL_KAFKA_TOPIC = "signal.kafka.topic";
+    static final String SIGNAL_KAFKA_TOPIC_DOC =
+            "A Kafka topic to read signals from, as Debezium's: a record whose key is"
+                    + " this connector's topic.prefix and whose value is {\"type\": \"execute-snapshot\", \"data\":"
+                    + " {\"data-collections\": [\"schema.table\"]}} (or stop-, pause-, resume-snapshot) asks what a row of the"
+                    + " signal table asks. The task writes each signal into the WAL as a logical decoding message, so that it"
+                    + " takes effect at one point of the stream like a row of the signal table. Records of other keys are"
+                    + " other connectors'. Empty: none.";
+    static final String SIGNAL_KAFKA_TOPIC_DEFAULT = "";
+
+    public static final String SIGNAL_KAFKA_BOOTSTRAP_SERVERS = "signal.kafka.bootstrap.servers";
+    static final String SIGNAL_KAFKA_BOOTSTRAP_SERVERS_DOC = "The brokers of signal.kafka.topic (host:port,...);"
+            + " required with it. Further consumer settings (security, for one) go in keys that start with"
+            + " signal.consumer., as Kafka names them.";
+    static final String SIGNAL_KAFKA_BOOTSTRAP_SERVERS_DEFAULT = "";
+
+    public static final String SIGNAL_CONSUMER_PREFIX = "signal.consumer.";
 
     public static final String DECODER_LANES = "decoder.lanes";
     static final String DECODER_LANES_DOC = "Decoder threads that turn pgoutput tuples into records in parallel;"
@@ -265,6 +291,26 @@ public final class PgSourceConfig extends AbstractConfig {
         return table.isEmpty() ? null : table;
     }
 
+    /** The topic of Kafka signals, or {@code null} when there are none. */
+    public String signalKafkaTopic() {
+        String topic = getString(SIGNAL_KAFKA_TOPIC);
+        return topic.isEmpty() ? null : topic;
+    }
+
+    public String signalKafkaBootstrapServers() {
+        return getString(SIGNAL_KAFKA_BOOTSTRAP_SERVERS);
+    }
+
+    /** The {@code signal.consumer.*} settings, without their prefix. */
+    public Map<String, Object> signalConsumerSettings() {
+        return originalsWithPrefix(SIGNAL_CONSUMER_PREFIX);
+    }
+
+    /** True if some signal can reach the stream: the signal table's rows or messages a Kafka signal became. */
+    public boolean signalsEnabled() {
+        return signalTable() != null || signalKafkaTopic() != null;
+    }
+
     public Duration statusInterval() {
         return Duration.ofMillis(getInt(STATUS_INTERVAL_MS));
     }
@@ -298,6 +344,10 @@ public final class PgSourceConfig extends AbstractConfig {
         }
         String name = getString(TOPIC_SINGLE_NAME);
         return TopicNames.singleTopic(topicPrefix(), name.isEmpty() ? null : name);
+    }
+
+    public boolean commitRequiresKafka() {
+        return getBoolean(COMMIT_REQUIRES_KAFKA);
     }
 
     public boolean markerBeginEnabled() {
@@ -377,6 +427,8 @@ public final class PgSourceConfig extends AbstractConfig {
                 .define(STRING, TOPIC_SINGLE_NAME_DEFAULT, NamePattern.OPTIONAL_TOPIC_NAME, LOW, TOPIC_SINGLE_NAME_DOC);
         group.key(MARKER_BEGIN_ENABLED, "BEGIN markers", Width.SHORT)
                 .define(BOOLEAN, MARKER_BEGIN_ENABLED_DEFAULT, null, LOW, MARKER_BEGIN_ENABLED_DOC);
+        group.key(COMMIT_REQUIRES_KAFKA, "Done means stored in Kafka", Width.SHORT)
+                .define(BOOLEAN, COMMIT_REQUIRES_KAFKA_DEFAULT, null, LOW, COMMIT_REQUIRES_KAFKA_DOC);
     }
 
     private static void defineSnapshot(ConfigGroup group) {
@@ -393,6 +445,15 @@ public final class PgSourceConfig extends AbstractConfig {
                         SNAPSHOT_CHUNK_ROWS_DOC);
         group.key(SIGNAL_TABLE, "Signal table", Width.MEDIUM)
                 .define(STRING, SIGNAL_TABLE_DEFAULT, SIGNAL_TABLE_RULE, MEDIUM, SIGNAL_TABLE_DOC);
+        group.key(SIGNAL_KAFKA_TOPIC, "Signal topic", Width.MEDIUM)
+                .define(STRING, SIGNAL_KAFKA_TOPIC_DEFAULT, null, MEDIUM, SIGNAL_KAFKA_TOPIC_DOC);
+        group.key(SIGNAL_KAFKA_BOOTSTRAP_SERVERS, "Signal topic's brokers", Width.LONG)
+                .define(
+                        STRING,
+                        SIGNAL_KAFKA_BOOTSTRAP_SERVERS_DEFAULT,
+                        null,
+                        MEDIUM,
+                        SIGNAL_KAFKA_BOOTSTRAP_SERVERS_DOC);
     }
 
     private static void defineDecoding(ConfigGroup group) {

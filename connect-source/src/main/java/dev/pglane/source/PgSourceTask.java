@@ -3,6 +3,7 @@ package dev.pglane.source;
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.source.offset.AckTracker;
 import dev.pglane.source.reader.ReplicationSession;
+import dev.pglane.source.signal.KafkaSignalChannel;
 import dev.pglane.source.snapshot.SnapshotProgress;
 import dev.pglane.source.validate.DeliveryRules;
 import dev.pglane.wire.Lsn;
@@ -47,6 +48,9 @@ public final class PgSourceTask extends SourceTask {
     private String connectorName;
     private PgSourceMetrics metrics;
     private volatile ReplicationSession session;
+    /** Reads the signal topic, when there is one. */
+    private volatile KafkaSignalChannel signals;
+
     private volatile boolean stopping;
 
     /** The generation of the latest session, or of the stored offset before the first; -1 if neither. */
@@ -88,6 +92,15 @@ public final class PgSourceTask extends SourceTask {
         if (config.snapshotMode() == SnapshotMode.INITIAL_ONLY && stored != null && stored.snapshot() == null) {
             stopStreaming("its initial snapshot was sent before this start");
             return;
+        }
+        if (config.signalKafkaTopic() != null) {
+            signals = KafkaSignalChannel.start(new KafkaSignalChannel.Settings(
+                    connectorName,
+                    config.topicPrefix(),
+                    config.signalKafkaTopic(),
+                    config.signalKafkaBootstrapServers(),
+                    config.signalConsumerSettings(),
+                    config.database()));
         }
         try {
             openSession();
@@ -281,7 +294,7 @@ public final class PgSourceTask extends SourceTask {
      */
     @Override
     public void commitRecord(SourceRecord record, RecordMetadata metadata) {
-        if (metadata == null) {
+        if (metadata == null && config.commitRequiresKafka()) {
             unstored.compareAndSet(
                     null,
                     new ConnectException("Connect reported " + AckTracker.describe(record) + " done, but Kafka did not"
@@ -302,6 +315,10 @@ public final class PgSourceTask extends SourceTask {
             session = null;
         }
         stopSignal.countDown();
+        KafkaSignalChannel channel = signals;
+        if (channel != null) {
+            channel.close();
+        }
         String first = acks.firstUnacknowledged();
         if (first != null) {
             // a failed send (a row larger than max.request.size) fails the task in Connect without telling it which

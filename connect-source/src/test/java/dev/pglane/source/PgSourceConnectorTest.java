@@ -57,6 +57,17 @@ class PgSourceConnectorTest {
     }
 
     @Test
+    void aSignalTopicNeedsItsBrokers() {
+        Map<String, String> props = withoutHost();
+        props.put(PgSourceConfig.SIGNAL_KAFKA_TOPIC, "pglane-signals");
+        assertTrue(errors(props, PgSourceConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS)
+                .get(0)
+                .contains("signal.kafka.bootstrap.servers is required with signal.kafka.topic"));
+        props.put(PgSourceConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS, "localhost:9092");
+        assertEquals(List.of(), errors(props, PgSourceConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS));
+    }
+
+    @Test
     void backoffMustNotStartAboveItsMaximum() {
         Map<String, String> props = withoutHost();
         props.put(PgSourceConfig.RECONNECT_BACKOFF_INITIAL_MS, "60000");

@@ -61,6 +61,22 @@ class PgSourceTaskSafetyTest {
     }
 
     @Test
+    void aRuntimeWithoutKafkaMayReportRecordsDoneWithoutMetadata() throws Exception {
+        String slot = "safety_engine";
+        PgSourceTask task = server.start(server.config(slot, Map.of("commit.requires.kafka", "false")), null);
+        server.sql("INSERT INTO public.orders VALUES (3, 'taken by an engine')");
+        List<SourceRecord> records = new ArrayList<>();
+        while (records.stream().noneMatch(r -> marker(r) instanceof Marker.End)) {
+            records.addAll(pollWithoutAcknowledging(task, 1));
+        }
+        // what Debezium's engine does once its consumer took a record
+        records.forEach(r -> task.commitRecord(r, null));
+        Marker.End end = (Marker.End) marker(records.get(records.size() - 1));
+        server.awaitConfirmedFlush(slot, end.endLsn());
+        task.poll(); // and the task runs on
+    }
+
+    @Test
     void settingsUnderWhichConnectSkipsRecordsAreRefusedAtStart() {
         ConnectException tolerance = assertThrows(
                 ConnectException.class,

@@ -12,6 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.logging.LogCapture;
+import dev.pglane.source.signal.SignalMessage;
 import dev.pglane.wire.SourceOffset;
 import dev.pglane.wire.envelope.Op;
 import java.sql.Connection;
@@ -103,6 +105,38 @@ class PgSourceTaskSignalTest {
                 task, rs -> rs.stream().anyMatch(r -> marker(r) == null && event(r).op() == Op.UPDATE));
         assertTrue(records.stream().noneMatch(r -> r.sourceOffset().containsKey(SourceOffset.SNAPSHOT)), "no progress");
         assertTrue(ends(records).stream().noneMatch(e -> e.snapshot() != null));
+    }
+
+    @Test
+    void aSignalMessageForThisConnectorActsAtItsPointOfTheStreamAndOthersAreLeft() throws Exception {
+        Map<String, String> props = signalled("snap_message");
+        String prefix = props.get(PgSourceConfig.TOPIC_PREFIX);
+        PgSourceTask task = server.start(props, null);
+        String data = "{\"data-collections\": [\"public.resnap\"]}";
+        try (LogCapture log = LogCapture.start()) {
+            emit(true, new SignalMessage("another_connector", "m0", "execute-snapshot", data));
+            emit(false, new SignalMessage(prefix, "m1", "execute-snapshot", data));
+            emit(true, new SignalMessage(prefix, "m2", "execute-snapshot", data));
+            List<SourceRecord> records = SourceTaskServer.pollUntil(task, snapshotDone());
+            assertEquals(600, readIds(records).stream().distinct().count());
+            assertTrue(ends(records).stream()
+                    .filter(e -> e.snapshot() != null)
+                    .allMatch(e -> e.snapshot().snapshotId().equals("signal-m2")));
+            assertTrue(
+                    log.warnings().stream()
+                            .anyMatch(l -> l.contains("Signal m1") && l.contains("outside a transaction")),
+                    log.warnings()::toString);
+        }
+    }
+
+    private static void emit(boolean transactional, SignalMessage message) throws SQLException {
+        try (Connection c = server.connect();
+                PreparedStatement st = c.prepareStatement("SELECT pg_logical_emit_message(?, ?, ?)")) {
+            st.setBoolean(1, transactional);
+            st.setString(2, SignalMessage.PREFIX);
+            st.setString(3, message.content());
+            st.execute();
+        }
     }
 
     /** A config that snapshots only when signalled, through public.pglane_signal. */

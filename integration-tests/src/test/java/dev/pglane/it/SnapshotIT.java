@@ -16,6 +16,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -87,7 +90,16 @@ class SnapshotIT {
         SqlSession.execute(target, signals);
 
         Map<String, String> snapshot = Map.of(
-                "snapshot.mode", "initial", "snapshot.chunk.rows", "5000", "signal.table", name + ".pglane_signal");
+                "snapshot.mode",
+                "initial",
+                "snapshot.chunk.rows",
+                "5000",
+                "signal.table",
+                name + ".pglane_signal",
+                "signal.kafka.topic",
+                name + "_signals",
+                "signal.kafka.bootstrap.servers",
+                worker.bootstrapServers());
         try (SinkConnectorRun run =
                 SinkConnectorRun.start(worker, source, target, name, snapshot, Map.of("apply.workers", "2"))) {
             try (Application application = new Application(source, name, accounts)) {
@@ -104,6 +116,7 @@ class SnapshotIT {
 
             SqlSession.execute(
                     target,
+                    "DELETE FROM " + name + ".events WHERE body LIKE '%7'",
                     "DELETE FROM " + name + ".accounts WHERE id % 1000 = 7",
                     "UPDATE " + name + ".accounts SET note = 'edited by hand' WHERE id % 1000 = 8",
                     "INSERT INTO " + name
@@ -114,13 +127,27 @@ class SnapshotIT {
                         source,
                         "INSERT INTO " + name + ".pglane_signal VALUES ('repair-1', 'execute-snapshot',"
                                 + " '{\"data-collections\": [\"" + name + ".accounts\"]}')");
-                // 100,000 rows and more in chunks of 5,000: at least 20 chunks
-                Waits.until("the repair's chunks", SNAPSHOT, () -> chunksApplied(run) >= before + 20);
+                // the same through the signal topic, for the keyless table
+                signalThroughKafka(
+                        name,
+                        "{\"type\": \"execute-snapshot\", \"data\": {\"data-collections\": [\"" + name
+                                + ".events\"]}}");
+                // 100,000 rows and more in chunks of 5,000, and the events' one: at least 21 chunks
+                Waits.until("the repair's chunks", SNAPSHOT, () -> chunksApplied(run) >= before + 21);
             }
             // the signal table's rows are never replicated: the target's copy of it stays empty
             SqlSession.execute(source, "DELETE FROM " + name + ".pglane_signal");
             run.awaitCatchUp(CATCH_UP);
             assertEqual(run.compare());
+        }
+    }
+
+    /** A Debezium-shaped signal record for the connector of topic prefix {@code name}, on its signal topic. */
+    private static void signalThroughKafka(String name, String value) throws Exception {
+        Map<String, Object> config = Map.of("bootstrap.servers", worker.bootstrapServers(), "acks", "all");
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>(name + "_signals", name, value)).get(30, TimeUnit.SECONDS);
         }
     }
 

@@ -153,9 +153,7 @@ public final class ReplicationSession implements AutoCloseable {
                         config.slotName(),
                         config.publicationName(),
                         server.protocol(),
-                        config.logicalMessages() == LogicalMessages.EMIT
-                                || snapshot != null
-                                || config.signalTable() != null,
+                        config.logicalMessages() == LogicalMessages.EMIT || snapshot != null || config.signalsEnabled(),
                         config.streamingMode() == StreamingMode.ON,
                         config.statusInterval(),
                         resume));

@@ -210,6 +210,10 @@ public final class TransactionTracker {
             watermark(message, lsn, receiveMicros);
             return;
         }
+        if (SnapshotStream.isSignalMessage(message.prefix())) {
+            signalMessage(message, lsn);
+            return;
+        }
         if (!emitMessages) {
             return;
         }
@@ -227,6 +231,22 @@ public final class TransactionTracker {
         ChangeStamp stamp =
                 stamp(txn, DataCollectionCount.MESSAGES, messagesTopic, message.xid(), message.lsn(), receiveMicros);
         sink.add(new StreamItem.Message(content, stamp, offset(stamp)));
+    }
+
+    /** A signal of the signal topic, which the task wrote into the WAL (see {@code SignalMessage}). */
+    private void signalMessage(LogicalDecodingMessage message, Lsn lsn) throws InterruptedException, SQLException {
+        if (insideStream) {
+            log.warn("A signal message at {} is ignored: its transaction was streamed before it committed", lsn);
+            return;
+        }
+        if (!message.transactional()) {
+            snapshot.signal(message); // refused, with a WARN
+            return;
+        }
+        OpenTransaction txn = transactionOf("a signal message", lsn);
+        if (!txn.skipped()) {
+            takeEffect(txn, snapshot.signal(message));
+        }
     }
 
     /**
@@ -267,7 +287,12 @@ public final class TransactionTracker {
         if (op != Op.CREATE || insideStream || txn.skipped()) {
             return;
         }
-        SnapshotStream.SignalOutcome outcome = snapshot.signal(relation, row);
+        takeEffect(txn, snapshot.signal(relation, row));
+    }
+
+    /** What a signal changed in the snapshot's progress holds from its transaction's END on. */
+    private void takeEffect(OpenTransaction txn, SnapshotStream.SignalOutcome outcome)
+            throws InterruptedException, SQLException {
         if (outcome.changesProgress()) {
             announce(txn);
             txn.progressFrom(outcome.progress());

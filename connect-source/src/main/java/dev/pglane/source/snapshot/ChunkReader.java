@@ -46,6 +46,9 @@ final class ChunkReader {
         this.copy = new CopyManager(base);
         try (Statement st = connection.createStatement()) {
             st.execute("SET standard_conforming_strings = on");
+            // The walsender sends only WAL on disk, and the thread's next chunk waits for H to pass: under
+            // synchronous_commit=off H's commit would sit in WAL buffers until the WAL writer's next round.
+            st.execute("SET synchronous_commit = local");
         }
     }
 

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The snapshot of one replication session: {@code snapshot.threads} threads, each with a connection of its own, take
  * the next chunk (a chunk to read again first, then the next cut of the first table not yet cut through), read it
- * between its watermarks and wait until the reader thread has sent it or handed it back. Tables are cut one after the
+ * between its watermarks, and read on while the reader thread carries it to its high watermark, with up to two chunks
+ * out per thread. Tables are cut one after the
  * other, so a big table's chunks are read by every thread at once. The stream never waits for a chunk: the reader
  * only looks at its watermarks when it passes them.
  *
@@ -308,6 +309,9 @@ public final class SnapshotRunner implements AutoCloseable {
 
     private void work(ChunkReader reader) {
         try {
+            // Each thread has up to two chunks out: it reads the next while the stream carries the last one to its
+            // high watermark, and waits for the one before that, so a thread holds at most two chunks' rows.
+            ChunkRead previous = null;
             Chunk chunk;
             while ((chunk = next(reader)) != null) {
                 ChunkRead read = new ChunkRead(chunk, settings.serials().incrementAndGet());
@@ -316,10 +320,10 @@ public final class SnapshotRunner implements AutoCloseable {
                         read,
                         new Watermark(settings.topicPrefix(), settings.generation(), read.serial, false),
                         new Watermark(settings.topicPrefix(), settings.generation(), read.serial, true));
-                while (!stopping && read.awaitDecision(100, TimeUnit.MILLISECONDS) == null) {
-                    // The reader has not passed the high watermark yet: the stream is behind.
-                }
+                awaitDecision(previous);
+                previous = read;
             }
+            awaitDecision(previous);
         } catch (InterruptedException e) {
             // The session is closing.
         } catch (SQLException e) {
@@ -334,6 +338,13 @@ public final class SnapshotRunner implements AutoCloseable {
             if (!stopping) {
                 failures.fail(new ConnectException("A snapshot thread failed: " + e, e));
             }
+        }
+    }
+
+    /** Waits until the reader has passed {@code read}'s high watermark (sent it or handed it back), if any. */
+    private void awaitDecision(ChunkRead read) throws InterruptedException {
+        while (read != null && !stopping && read.awaitDecision(100, TimeUnit.MILLISECONDS) == null) {
+            // The reader has not passed the high watermark yet: the stream is behind.
         }
     }
 

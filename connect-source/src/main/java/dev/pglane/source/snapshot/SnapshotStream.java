@@ -4,6 +4,8 @@ import dev.pglane.source.pgoutput.LogicalDecodingMessage;
 import dev.pglane.source.pgoutput.RelationMessage;
 import dev.pglane.source.pgoutput.TupleData;
 import dev.pglane.source.schema.RelationDescriptor;
+import dev.pglane.source.signal.Signal;
+import dev.pglane.source.signal.SignalMessage;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.marker.SnapshotChunk;
 import java.nio.charset.StandardCharsets;
@@ -113,6 +115,43 @@ public final class SnapshotStream implements AutoCloseable {
             log.warn("Signal {} of {}.{} is ignored: {}", id, signalSchema, signalTable, e.getMessage());
             return SignalOutcome.NONE;
         }
+        return signal(signal);
+    }
+
+    /** True for the prefix of {@link SignalMessage}s. */
+    public static boolean isSignalMessage(String prefix) {
+        return SignalMessage.PREFIX.equals(prefix);
+    }
+
+    /**
+     * A logical decoding message whose prefix {@link #isSignalMessage} accepted: a signal of the signal topic, if it
+     * names this connector.
+     */
+    public SignalOutcome signal(LogicalDecodingMessage message) throws SQLException {
+        SignalMessage carried;
+        Signal signal;
+        try {
+            carried = SignalMessage.parse(message.content());
+            if (!carried.topicPrefix().equals(topicPrefix)) {
+                return SignalOutcome.NONE; // another connector's
+            }
+            signal = carried.signal();
+        } catch (IllegalArgumentException e) {
+            log.warn("A signal message at {} is ignored: {}", message.lsn(), e.getMessage());
+            return SignalOutcome.NONE;
+        }
+        if (!message.transactional()) {
+            log.warn(
+                    "Signal {} at {} is ignored: it was written outside a transaction, so no offset could hold what it"
+                            + " changes",
+                    signal.id(),
+                    message.lsn());
+            return SignalOutcome.NONE;
+        }
+        return signal(signal);
+    }
+
+    private SignalOutcome signal(Signal signal) throws SQLException {
         return switch (signal.kind()) {
             case EXECUTE_SNAPSHOT -> snapshot(signal);
             case STOP_SNAPSHOT -> stop(signal);

@@ -2,6 +2,8 @@ package dev.pglane.source.validate;
 
 import static dev.pglane.source.PgSourceConfig.RECONNECT_BACKOFF_INITIAL_MS;
 import static dev.pglane.source.PgSourceConfig.RECONNECT_BACKOFF_MAX_MS;
+import static dev.pglane.source.PgSourceConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS;
+import static dev.pglane.source.PgSourceConfig.SIGNAL_KAFKA_TOPIC;
 import static dev.pglane.source.PgSourceConfig.TABLE_EXCLUDE_LIST;
 import static dev.pglane.source.PgSourceConfig.TABLE_INCLUDE_LIST;
 import static dev.pglane.source.PgSourceConfig.TOPIC_PREFIX;
@@ -32,6 +34,14 @@ final class SourceConfigRules {
                     RECONNECT_BACKOFF_INITIAL_MS + " (" + report.value(RECONNECT_BACKOFF_INITIAL_MS)
                             + ") must not be larger than " + RECONNECT_BACKOFF_MAX_MS + " ("
                             + report.value(RECONNECT_BACKOFF_MAX_MS) + ")"));
+        }
+        if (report.isValid(SIGNAL_KAFKA_TOPIC, SIGNAL_KAFKA_BOOTSTRAP_SERVERS)
+                && !((String) report.value(SIGNAL_KAFKA_TOPIC)).isBlank()
+                && ((String) report.value(SIGNAL_KAFKA_BOOTSTRAP_SERVERS)).isBlank()) {
+            report.add(new ConfigProblem(
+                    SIGNAL_KAFKA_BOOTSTRAP_SERVERS,
+                    SIGNAL_KAFKA_BOOTSTRAP_SERVERS + " is required with " + SIGNAL_KAFKA_TOPIC + ": the task reads"
+                            + " the signals with a consumer of its own"));
         }
         if (report.isValid(TOPIC_PREFIX, TOPIC_SINGLE_NAME)) {
             TopicNames topics = TopicNames.perTable((String) report.value(TOPIC_PREFIX));

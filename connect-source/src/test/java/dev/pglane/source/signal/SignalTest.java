@@ -1,4 +1,4 @@
-package dev.pglane.source.snapshot;
+package dev.pglane.source.signal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

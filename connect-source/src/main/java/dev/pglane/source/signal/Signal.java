@@ -1,4 +1,4 @@
-package dev.pglane.source.snapshot;
+package dev.pglane.source.signal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
