@@ -39,6 +39,8 @@ final class FaultStory implements AutoCloseable {
     private static final Duration ARRIVAL = Duration.ofSeconds(60);
     /** Rows of ~1 kB per half of the large transaction: far over the 64 kB that makes the server stream it. */
     private static final int HALF_ROWS = 4_000;
+    /** Rows per snapshot chunk of a story over existing rows. */
+    static final int EXISTING_CHUNK_ROWS = 5_000;
 
     private final SharedWorker worker;
     private final SinkConnectorRun run;
@@ -79,6 +81,33 @@ final class FaultStory implements AutoCloseable {
             Map<String, String> sourceChanges,
             Map<String, String> sinkChanges)
             throws SQLException {
+        return start(worker, servers, story, 0, sourceChanges, sinkChanges);
+    }
+
+    /**
+     * As {@link #start(SharedWorker, SourceServers, String, Map, Map)}, over a source whose table {@code existing}
+     * already holds {@code rows} rows when the connectors start, which the source's snapshot sends in chunks of
+     * {@link #EXISTING_CHUNK_ROWS}.
+     */
+    static FaultStory startOverExistingRows(SharedWorker worker, SourceServers servers, String story, int rows)
+            throws SQLException {
+        return start(
+                worker,
+                servers,
+                story,
+                rows,
+                Map.of("snapshot.mode", "initial", "snapshot.chunk.rows", Integer.toString(EXISTING_CHUNK_ROWS)),
+                Map.of());
+    }
+
+    private static FaultStory start(
+            SharedWorker worker,
+            SourceServers servers,
+            String story,
+            int existingRows,
+            Map<String, String> sourceChanges,
+            Map<String, String> sinkChanges)
+            throws SQLException {
         PostgresNode source = servers.of(VERSION);
         PostgresNode target = servers.targetOf(VERSION);
         String name = story + "_pg" + VERSION.major();
@@ -86,9 +115,15 @@ final class FaultStory implements AutoCloseable {
         ChangeWorkload workload = new ChangeWorkload(source.jdbcUrl(), new WorkloadSchema(name));
         workload.createTables();
         String bulk = "CREATE TABLE " + name + ".bulk (id integer PRIMARY KEY, body text)";
-        SqlSession.execute(source, bulk);
+        String existing = "CREATE TABLE " + name + ".existing (id integer PRIMARY KEY, body text)";
+        SqlSession.execute(
+                source,
+                bulk,
+                existing,
+                "INSERT INTO " + name + ".existing SELECT g, md5(g::text) FROM generate_series(1, " + existingRows
+                        + ") g");
         // on the target too: a story without a large transaction sends no row of it, so the sink would not create it
-        SqlSession.execute(target, "CREATE SCHEMA " + name, bulk);
+        SqlSession.execute(target, "CREATE SCHEMA " + name, bulk, existing);
         Map<String, String> sourceConfig = new HashMap<>(Map.of("streaming.mode", "on"));
         sourceConfig.putAll(sourceChanges);
         // the sink subscribes by pattern: it sees the load's topics at its next metadata refresh, 5 s in the example
@@ -123,6 +158,23 @@ final class FaultStory implements AutoCloseable {
         openLargeTransaction();
         Moment moment = underLoad();
         assertEquals(0L, bulkRows(target), "rows of the open large transaction " + largeXid + " on the target");
+        return moment;
+    }
+
+    /**
+     * Brings a story over existing rows to the point of a fault in the middle of its snapshot: the load running, the
+     * target holding some chunks of {@code existing} and not all. Returns the moment of the fault.
+     */
+    Moment midSnapshot(int existingRows) throws SQLException {
+        load = FaultLoad.start(workload);
+        long[] seen = {0};
+        Waits.until("the sink applies the first snapshot chunks", ARRIVAL, () -> {
+            seen[0] = rows(target, "existing");
+            return seen[0] >= 3L * EXISTING_CHUNK_ROWS;
+        });
+        Moment moment = moment();
+        load.endIn(LOAD_AFTER_FAULT);
+        assertTrue(seen[0] < existingRows, "the snapshot was not over at the fault: " + seen[0] + " rows");
         return moment;
     }
 
@@ -258,9 +310,15 @@ final class FaultStory implements AutoCloseable {
     }
 
     private long bulkRows(PostgresNode server) throws SQLException {
+        return rows(server, "bulk");
+    }
+
+    /** Rows of the story's table {@code table} on {@code server}; 0 while it does not exist. */
+    private long rows(PostgresNode server, String table) throws SQLException {
+        String name = schema + "." + table;
         try (SqlSession session = SqlSession.open(server)) {
-            boolean exists = (Boolean) session.queryValue("SELECT to_regclass(?) IS NOT NULL", schema + ".bulk");
-            return exists ? ((Number) session.queryValue("SELECT count(*) FROM " + schema + ".bulk")).longValue() : 0;
+            boolean exists = (Boolean) session.queryValue("SELECT to_regclass(?) IS NOT NULL", name);
+            return exists ? ((Number) session.queryValue("SELECT count(*) FROM " + name)).longValue() : 0;
         }
     }
 

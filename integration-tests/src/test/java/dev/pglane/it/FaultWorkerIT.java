@@ -13,7 +13,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Connect worker itself fails in the middle of a large transaction, under steady load: both connectors and
- * their tasks restarted over REST, and the worker's process killed (SIGKILL) and started again, as after a crash.
+ * their tasks restarted over REST, and the worker's process killed (SIGKILL) and started again, as after a crash;
+ * the kill also in the middle of the snapshot of a table's existing rows, which then goes on from its stored progress.
  * The worker runs in a JVM of its own; a new process joins the same group and takes the connectors back from their
  * stored configs and offsets. Each story ends with the target equal to the source, nothing applied twice, and the
  * sink's progress at the source's last END.
@@ -48,6 +49,22 @@ class FaultWorkerIT {
     void workerKilled() throws Exception {
         try (FaultStory story = FaultStory.start(worker, servers, "worker_kill", Map.of(), Map.of())) {
             FaultStory.Moment fault = story.midLargeTransaction();
+            ConnectWorkerProcess process = worker.workerProcess();
+
+            process.kill();
+            process.start();
+
+            awaitBothRunning(story);
+            story.assertRecoveredFrom(fault);
+        }
+    }
+
+    @Test
+    @DisplayName("the worker process killed (SIGKILL) in the middle of the snapshot of existing rows, under load")
+    void workerKilledMidSnapshot() throws Exception {
+        int rows = 120_000;
+        try (FaultStory story = FaultStory.startOverExistingRows(worker, servers, "worker_kill_snap", rows)) {
+            FaultStory.Moment fault = story.midSnapshot(rows);
             ConnectWorkerProcess process = worker.workerProcess();
 
             process.kill();
