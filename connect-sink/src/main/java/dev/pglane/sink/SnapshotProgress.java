@@ -54,7 +54,7 @@ final class SnapshotProgress {
         if (chunk.snapshotDone()) {
             complete = true;
             log.info(
-                    "Initial snapshot {} complete on the target: every snapshotted table has its existing rows; this"
+                    "Snapshot {} complete on the target: every snapshotted table has its existing rows; this"
                             + " task run applied {} chunks and finished {} tables (last {})",
                     snapshotId,
                     chunks,

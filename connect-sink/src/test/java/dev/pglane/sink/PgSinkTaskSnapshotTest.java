@@ -86,7 +86,7 @@ class PgSinkTaskSnapshotTest {
                 }
                 rest.add(feed.marker(end(702, "0/7200", order, chunk(1, true))));
                 connect.deliver(rest);
-                awaitLine(connect, log, l -> l.startsWith("INFO ") && l.contains("Initial snapshot " + SNAPSHOT));
+                awaitLine(connect, log, l -> l.startsWith("INFO ") && l.contains("Snapshot " + SNAPSHOT + " complete"));
             } finally {
                 task.stop();
             }
@@ -101,7 +101,7 @@ class PgSinkTaskSnapshotTest {
             assertTrue(
                     lines.stream()
                             .anyMatch(l -> l.startsWith("INFO ")
-                                    && l.contains("Initial snapshot " + SNAPSHOT + " complete on the target")
+                                    && l.contains("Snapshot " + SNAPSHOT + " complete on the target")
                                     && l.contains("applied 2 chunks and finished 1 tables")),
                     lines::toString);
             assertEquals(
@@ -142,7 +142,7 @@ class PgSinkTaskSnapshotTest {
             records.add(feed.change(LEDGER_1, read(801, 1, 25, "source 25")));
             records.add(feed.marker(end(801, "0/8100", 1, ranged(1, "20", null, true))));
             connect.deliver(records);
-            awaitLine(connect, log, l -> l.startsWith("INFO ") && l.contains("Initial snapshot " + SNAPSHOT));
+            awaitLine(connect, log, l -> l.startsWith("INFO ") && l.contains("Snapshot " + SNAPSHOT + " complete"));
             assertTrue(
                     log.lines().stream().anyMatch(l -> l.contains("Snapshot chunk 0 of public.ledger deleted 1 rows")),
                     log.lines()::toString);
