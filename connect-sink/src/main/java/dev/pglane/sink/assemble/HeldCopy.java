@@ -147,6 +147,17 @@ final class HeldCopy {
         return missing;
     }
 
+    /** The counted topics its END announces records on (none before the END). */
+    Set<String> announcedTopics(Predicate<String> countedTopic) {
+        Set<String> topics = new HashSet<>();
+        for (String topic : expected.keySet()) {
+            if (countedTopic.test(topic)) {
+                topics.add(topic);
+            }
+        }
+        return topics;
+    }
+
     private boolean lacks(Map.Entry<String, Long> topic, Predicate<String> countedTopic, PoisonCredits poison) {
         String name = topic.getKey();
         return countedTopic.test(name) && counts.of(name) + poison.credits(key.xid(), name) < topic.getValue();

@@ -207,7 +207,10 @@ public final class TransactionAssembler implements AutoCloseable {
      * What the next transaction in commit order waits for, as {@link #drainReady()} left it: its END, when
      * no END waits at the head, or the records the head END announces on some topics. A later run may
      * send that transaction again, END included (see {@code resentComplete}), so once one started,
-     * markers are awaited too.
+     * markers are awaited too, and the records on every topic the END announces: the later copy needs
+     * all of them, also those on topics where the head's own copy is complete. Pausing those (as the
+     * flow control does with partitions nothing waits for) would leave the later copy incomplete for
+     * good, and the sink stalled behind it.
      */
     public Awaited awaited() {
         CopyKey headKey = endOrder.peekFirst();
@@ -216,7 +219,11 @@ public final class TransactionAssembler implements AutoCloseable {
             return Awaited.END;
         }
         boolean resendPossible = headKey.generation() < newestGeneration;
-        return new Awaited(resendPossible, head.missingTopics(settings.countedTopic(), poison));
+        return new Awaited(
+                resendPossible,
+                resendPossible
+                        ? head.announcedTopics(settings.countedTopic())
+                        : head.missingTopics(settings.countedTopic(), poison));
     }
 
     /**
