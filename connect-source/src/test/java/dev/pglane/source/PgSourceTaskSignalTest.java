@@ -16,6 +16,7 @@ import dev.pglane.connect.logging.LogCapture;
 import dev.pglane.source.signal.SignalMessage;
 import dev.pglane.wire.SourceOffset;
 import dev.pglane.wire.envelope.Op;
+import dev.pglane.wire.marker.SnapshotChunk;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -36,7 +37,10 @@ class PgSourceTaskSignalTest {
             "CREATE TABLE public.lines (id int PRIMARY KEY, qty int)",
             "CREATE TABLE public.pglane_signal (id text PRIMARY KEY, type text NOT NULL, data text)",
             "CREATE TABLE public.resnap (id int PRIMARY KEY, v text)",
-            "INSERT INTO public.resnap SELECT g, 'v' || g FROM generate_series(1, 600) g");
+            "INSERT INTO public.resnap SELECT g, 'v' || g FROM generate_series(1, 600) g",
+            "CREATE TABLE public.victim (id int)",
+            "CREATE FUNCTION public.pglane_evil() RETURNS int LANGUAGE sql"
+                    + " AS 'INSERT INTO public.victim VALUES (1) RETURNING 1'");
 
     @Test
     void aSignalSnapshotsATableAgainAndPauseAndResumeHoldAndReleaseIt() throws Exception {
@@ -81,6 +85,89 @@ class PgSourceTaskSignalTest {
         assertFalse(event(update).pendingSnapshot());
         assertTrue(ends(records).stream()
                 .noneMatch(e -> e.snapshot() != null && e.snapshot().snapshotDone()));
+    }
+
+    @Test
+    void aKeyRangeSendsItsRowsInChunksThatCoverExactlyTheRange() throws Exception {
+        PgSourceTask task = server.start(signalled("snap_range"), null);
+        signal(
+                "r1",
+                "execute-snapshot",
+                "{\"data-collections\": [\"public.resnap\"],"
+                        + " \"key-ranges\": [{\"data-collection\": \"public.resnap\", \"from\": [\"100\"], \"to\": [200]}]}");
+        List<SourceRecord> records = SourceTaskServer.pollUntil(task, snapshotDone());
+        List<Integer> ids = readIds(records);
+        assertEquals(100, ids.size(), "ids 100 to 199, each once");
+        assertEquals(
+                100, ids.stream().distinct().filter(id -> id >= 100 && id < 200).count());
+        List<SnapshotChunk.KeyRange> ranges = ends(records).stream()
+                .filter(e -> e.snapshot() != null)
+                .map(e -> e.snapshot().range())
+                .toList();
+        assertEquals(10, ranges.size(), "10 rows per chunk");
+        assertEquals(List.of("100"), ranges.get(0).lower(), "the first chunk starts at from");
+        assertEquals(List.of("200"), ranges.get(ranges.size() - 1).upper(), "the last ends at to, not the table's end");
+    }
+
+    @Test
+    void aConditionSendsTheRowsItAdmitsAndNoRangeToDeleteIn() throws Exception {
+        PgSourceTask task = server.start(signalled("snap_where"), null);
+        signal(
+                "w1",
+                "execute-snapshot",
+                "{\"data-collections\": [\"public.resnap\"], \"additional-conditions\":"
+                        + " [{\"data-collection\": \"public.resnap\", \"filter\": \"id % 7 = 0 AND v LIKE 'v%'\"}]}");
+        List<SourceRecord> records = SourceTaskServer.pollUntil(task, snapshotDone());
+        List<Integer> ids = readIds(records);
+        assertEquals(85, ids.size(), "the multiples of 7 up to 600");
+        assertTrue(ids.stream().allMatch(id -> id % 7 == 0));
+        assertTrue(
+                ends(records).stream()
+                        .filter(e -> e.snapshot() != null)
+                        .allMatch(e -> e.snapshot().range() == null),
+                "the target must not delete the rows of a range that the condition did not send");
+    }
+
+    @Test
+    void aConditionTheServerRefusesLeavesItsTableOutAndWritesNothing() throws Exception {
+        PgSourceTask task = server.start(signalled("snap_refused"), null);
+        try (LogCapture log = LogCapture.start()) {
+            signal(
+                    "e1",
+                    "execute-snapshot",
+                    "{\"data-collections\": [\"public.resnap\"], \"additional-conditions\":"
+                            + " [{\"data-collection\": \"public.resnap\", \"filter\": \"public.pglane_evil() > 0\"}]}");
+            awaitRefusals(task, log, 1); // else e2 would find e1's table still being sent, and leave it
+            signal(
+                    "e2",
+                    "execute-snapshot",
+                    "{\"data-collections\": [\"public.resnap\"],"
+                            + " \"key-ranges\": [{\"data-collection\": \"public.resnap\", \"from\": [\"not a number\"]}]}");
+            server.sql("UPDATE public.resnap SET v = 'after the refusals' WHERE id = 3");
+            List<SourceRecord> records = SourceTaskServer.pollUntil(
+                    task, rs -> rs.stream().anyMatch(r -> marker(r) == null && event(r).op() == Op.UPDATE));
+            assertTrue(readIds(records).isEmpty());
+            awaitRefusals(task, log, 2);
+            assertTrue(
+                    log.warnings().stream().anyMatch(l -> l.contains("read-only transaction")),
+                    log.warnings()::toString);
+            assertTrue(log.warnings().stream().anyMatch(l -> l.contains("not a number")), log.warnings()::toString);
+        }
+        try (Connection c = server.connect();
+                java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM public.victim")) {
+            rs.next();
+            assertEquals(0, rs.getLong(1), "the condition ran read-only");
+        }
+    }
+
+    private static void awaitRefusals(PgSourceTask task, LogCapture log, int count) throws InterruptedException {
+        SourceTaskServer.pollUntil(
+                task,
+                rs -> log.warnings().stream()
+                                .filter(l -> l.contains("refused the signal's filter"))
+                                .count()
+                        >= count);
     }
 
     /** Polls (acknowledging) for {@code millis}, adding what comes to {@code records}. */

@@ -1,6 +1,7 @@
 package dev.pglane.it;
 
 import static dev.pglane.it.SinkReplicationIT.assertEqual;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.it.stack.PostgresNode;
@@ -122,6 +123,21 @@ class SnapshotIT {
                     "INSERT INTO " + name
                             + ".accounts SELECT -g, 0, 'only on the target' FROM generate_series(1, 50) g");
             try (Application application = new Application(source, name, accounts)) {
+                // first only a key range: the drift inside it is repaired, the target-only rows outside it stay
+                SqlSession.execute(
+                        source,
+                        "INSERT INTO " + name + ".pglane_signal VALUES ('repair-range', 'execute-snapshot',"
+                                + " '{\"data-collections\": [\"" + name + ".accounts\"], \"key-ranges\":"
+                                + " [{\"data-collection\": \"" + name + ".accounts\", \"from\": [\"1\"],"
+                                + " \"to\": [\"50001\"]}]}')");
+                Waits.until(
+                        "the range's hand edits are repaired",
+                        SNAPSHOT,
+                        () -> count(target, name + ".accounts WHERE note = 'edited by hand' AND id < 50001") == 0);
+                assertTrue(
+                        count(target, name + ".accounts WHERE note = 'edited by hand' AND id >= 50001") > 0,
+                        "the rows after the range are left as they are");
+                assertEquals(50, count(target, name + ".accounts WHERE id < 0"), "and those before it");
                 double before = chunksApplied(run);
                 SqlSession.execute(
                         source,
@@ -139,6 +155,12 @@ class SnapshotIT {
             SqlSession.execute(source, "DELETE FROM " + name + ".pglane_signal");
             run.awaitCatchUp(CATCH_UP);
             assertEqual(run.compare());
+        }
+    }
+
+    private static long count(PostgresNode node, String fromWhere) throws SQLException {
+        try (SqlSession session = SqlSession.open(node)) {
+            return ((Number) session.queryValue("SELECT count(*) FROM " + fromWhere)).longValue();
         }
     }
 

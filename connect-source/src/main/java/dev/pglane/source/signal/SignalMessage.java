@@ -40,9 +40,19 @@ public record SignalMessage(String topicPrefix, String id, String type, String d
                 node.get("connector").asText(), text(node, "id"), text(node, "type"), text(node, "data"));
     }
 
-    /** The signal it carries. @throws IllegalArgumentException if it is no signal pglane knows */
+    /**
+     * The signal it carries.
+     *
+     * @throws IllegalArgumentException if it is no signal pglane knows, or carries a WHERE condition: whoever can
+     *     write the signal topic (or emit a message on the database) must not run SQL text on the source
+     */
     public Signal signal() {
-        return Signal.parse(id, type, data);
+        Signal signal = Signal.parse(id, type, data);
+        if (signal.hasCondition()) {
+            throw new IllegalArgumentException("its additional-conditions hold SQL text, which pglane takes only from"
+                    + " the signal table, never from the signal topic; give a key range (key-ranges) instead");
+        }
+        return signal;
     }
 
     private static String text(JsonNode node, String field) {

@@ -10,7 +10,9 @@ import org.postgresql.core.BaseConnection;
  * The SQL text of a chunk's queries. COPY takes no bind parameters, so a chunk's bounds go into the text as literals:
  * each value is the server's own text of a key value, written by {@code escapeLiteral} (the session has
  * {@code standard_conforming_strings} on, as every supported server does by default) and cast to the type name the
- * server formatted for the column. Identifiers are quoted. Nothing else goes into the text.
+ * server formatted for the column. Identifiers are quoted. Nothing else goes into the text, but for the condition of
+ * a signal-table filter ({@link dev.pglane.source.signal.SnapshotFilter}), in parentheses, which holds no {@code ;}
+ * and so cannot end the statement.
  */
 final class ChunkSql {
     private final BaseConnection connection;
@@ -30,14 +32,16 @@ final class ChunkSql {
 
     /**
      * The query for the start of the chunk after one starting at {@code lower}: the key {@code rows} rows further on,
-     * in key order, or no row when the rest of the table fits in one chunk.
+     * in key order, or no row when the rest of the table (up to {@code end}, among the rows {@code where} admits) fits
+     * in one chunk.
      */
-    String nextKey(SnapshotTable table, ChunkBound.Key lower, long rows) throws SQLException {
+    String nextKey(SnapshotTable table, ChunkBound.Key lower, ChunkBound.Key end, String where, long rows)
+            throws SQLException {
         StringJoiner select = new StringJoiner(", ");
         for (SnapshotTable.KeyColumn key : table.chunkKey()) {
             select.add(quote(key.name()) + "::pg_catalog.text");
         }
-        String from = lower == null ? "" : " WHERE " + keyComparison(table, ">=", lower);
+        String from = conditions(table, lower, end, where);
         // qualified, so ORDER BY sorts by the key columns, not by the text output columns of the same names
         StringJoiner order = new StringJoiner(", ");
         for (SnapshotTable.KeyColumn key : table.chunkKey()) {
@@ -48,19 +52,22 @@ final class ChunkSql {
     }
 
     private String where(Chunk chunk) throws SQLException {
-        SnapshotTable table = chunk.table();
-        StringJoiner conditions = new StringJoiner(" AND ", " WHERE ", "").setEmptyValue("");
-        if (chunk.lower() != null) {
-            conditions.add(comparison(table, ">=", chunk.lower()));
-        }
-        if (chunk.upper() != null) {
-            conditions.add(comparison(table, "<", chunk.upper()));
-        }
-        return conditions.toString();
+        return conditions(chunk.table(), (ChunkBound.Key) chunk.lower(), (ChunkBound.Key) chunk.upper(), chunk.where());
     }
 
-    private String comparison(SnapshotTable table, String operator, ChunkBound bound) throws SQLException {
-        return keyComparison(table, operator, (ChunkBound.Key) bound);
+    private String conditions(SnapshotTable table, ChunkBound.Key lower, ChunkBound.Key upper, String where)
+            throws SQLException {
+        StringJoiner conditions = new StringJoiner(" AND ", " WHERE ", "").setEmptyValue("");
+        if (lower != null) {
+            conditions.add(keyComparison(table, ">=", lower));
+        }
+        if (upper != null) {
+            conditions.add(keyComparison(table, "<", upper));
+        }
+        if (where != null) {
+            conditions.add("(" + where + ")");
+        }
+        return conditions.toString();
     }
 
     /** A row comparison, {@code (a, b) >= ('1'::integer, 'x'::text)}, which a btree index on the key serves. */

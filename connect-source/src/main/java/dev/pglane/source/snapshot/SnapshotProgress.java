@@ -1,5 +1,6 @@
 package dev.pglane.source.snapshot;
 
+import dev.pglane.source.signal.SnapshotFilter;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -16,26 +17,56 @@ import java.util.Map;
  * again is read afresh and overwrites the rows with their current values.
  *
  * <p>The text form is {@code 1;<snapshot id>;<table>=<state>;...}, every part URL-encoded, a state being {@code -}
- * (not started), {@code *} (done) or {@code k<value>,<value>...}.
+ * (not started), {@code *} (done) or {@code k<value>,<value>...}. A table a signal filtered has
+ * {@code !t<values>} (where its range ends) and {@code !w<condition>} after its state, and makes the text's version
+ * 2, which versions before filters refuse rather than send the table whole.
  */
 public final class SnapshotProgress {
     private static final String VERSION = "1";
+    private static final String FILTERED_VERSION = "2";
 
     private final String snapshotId;
     private final Map<String, ChunkBound> doneBelow;
     private final List<String> done;
+    private final Map<String, SnapshotFilter> filters;
 
-    private SnapshotProgress(String snapshotId, Map<String, ChunkBound> doneBelow, List<String> done) {
+    private SnapshotProgress(
+            String snapshotId,
+            Map<String, ChunkBound> doneBelow,
+            List<String> done,
+            Map<String, SnapshotFilter> filters) {
         this.snapshotId = snapshotId;
         this.doneBelow = doneBelow;
         this.done = done;
+        this.filters = filters;
     }
 
     /** A snapshot of {@code tables} ({@code schema.table}) that has not sent anything yet. */
     public static SnapshotProgress start(String snapshotId, List<String> tables) {
+        return start(snapshotId, tables, Map.of());
+    }
+
+    /**
+     * A snapshot of {@code tables} that has not sent anything yet, of which those in {@code filters} send only the rows
+     * their filter admits, from the start of its key range.
+     */
+    public static SnapshotProgress start(String snapshotId, List<String> tables, Map<String, SnapshotFilter> filters) {
         Map<String, ChunkBound> bounds = new LinkedHashMap<>();
-        tables.forEach(t -> bounds.put(t, null));
-        return new SnapshotProgress(snapshotId, bounds, List.of());
+        Map<String, SnapshotFilter> kept = new LinkedHashMap<>();
+        for (String table : tables) {
+            SnapshotFilter filter = filters.get(table);
+            bounds.put(table, filter == null || filter.from() == null ? null : new ChunkBound.Key(filter.from()));
+            if (filter != null) {
+                // its start is the table's bound from now on
+                kept.put(table, new SnapshotFilter(null, filter.to(), filter.where()));
+            }
+        }
+        return new SnapshotProgress(snapshotId, bounds, List.of(), kept);
+    }
+
+    /** The filter of {@code table}, or {@code null} when all its rows are sent. */
+    SnapshotFilter filter(String table) {
+        return filters.get(table);
     }
 
     public String snapshotId() {
@@ -60,15 +91,33 @@ public final class SnapshotProgress {
     SnapshotProgress with(String table, ChunkBound bound, boolean tableDone) {
         Map<String, ChunkBound> bounds = new LinkedHashMap<>(doneBelow);
         List<String> finished = new ArrayList<>(done);
+        Map<String, SnapshotFilter> kept = new LinkedHashMap<>(filters);
         if (tableDone) {
             bounds.remove(table);
+            kept.remove(table);
             if (!finished.contains(table)) {
                 finished.add(table);
             }
         } else {
             bounds.put(table, bound);
         }
-        return new SnapshotProgress(snapshotId, bounds, List.copyOf(finished));
+        return new SnapshotProgress(snapshotId, bounds, List.copyOf(finished), kept);
+    }
+
+    /**
+     * This progress with {@code table} (again) to send from the start, as {@code filter} says ({@code null}: all its
+     * rows).
+     */
+    SnapshotProgress restart(String table, SnapshotFilter filter) {
+        SnapshotProgress fresh = start(snapshotId, List.of(table), filter == null ? Map.of() : Map.of(table, filter));
+        Map<String, ChunkBound> bounds = new LinkedHashMap<>(doneBelow);
+        bounds.put(table, fresh.doneBelow.get(table));
+        List<String> finished = new ArrayList<>(done);
+        finished.remove(table);
+        Map<String, SnapshotFilter> kept = new LinkedHashMap<>(filters);
+        kept.remove(table);
+        kept.putAll(fresh.filters);
+        return new SnapshotProgress(snapshotId, bounds, List.copyOf(finished), kept);
     }
 
     /** True when every table is done. */
@@ -77,9 +126,18 @@ public final class SnapshotProgress {
     }
 
     public String toText() {
-        StringBuilder text = new StringBuilder(VERSION).append(';').append(encode(snapshotId));
+        StringBuilder text = new StringBuilder(filters.isEmpty() ? VERSION : FILTERED_VERSION)
+                .append(';')
+                .append(encode(snapshotId));
         for (Map.Entry<String, ChunkBound> table : doneBelow.entrySet()) {
             text.append(';').append(encode(table.getKey())).append('=').append(state(table.getValue()));
+            SnapshotFilter filter = filters.get(table.getKey());
+            if (filter != null && filter.to() != null) {
+                text.append("!t").append(state(new ChunkBound.Key(filter.to())).substring(1));
+            }
+            if (filter != null && filter.where() != null) {
+                text.append("!w").append(encode(filter.where()));
+            }
         }
         for (String table : done) {
             text.append(';').append(encode(table)).append("=*");
@@ -90,11 +148,13 @@ public final class SnapshotProgress {
     /** @throws IllegalArgumentException naming the problem if {@code text} is not a progress text */
     public static SnapshotProgress parse(String text) {
         String[] parts = text.split(";", -1);
-        if (parts.length < 2 || !parts[0].equals(VERSION)) {
-            throw new IllegalArgumentException("not a pglane snapshot progress of version " + VERSION + ": " + text);
+        if (parts.length < 2 || !(parts[0].equals(VERSION) || parts[0].equals(FILTERED_VERSION))) {
+            throw new IllegalArgumentException(
+                    "not a pglane snapshot progress of version " + VERSION + " or " + FILTERED_VERSION + ": " + text);
         }
         Map<String, ChunkBound> bounds = new LinkedHashMap<>();
         List<String> finished = new ArrayList<>();
+        Map<String, SnapshotFilter> filters = new LinkedHashMap<>();
         for (int i = 2; i < parts.length; i++) {
             int eq = parts[i].indexOf('=');
             if (eq < 1) {
@@ -104,11 +164,30 @@ public final class SnapshotProgress {
             String state = parts[i].substring(eq + 1);
             if (state.equals("*")) {
                 finished.add(table);
-            } else {
-                bounds.put(table, bound(state));
+                continue;
+            }
+            String[] filterParts = state.split("!", -1);
+            bounds.put(table, bound(filterParts[0]));
+            if (filterParts.length > 1) {
+                filters.put(table, filter(filterParts));
             }
         }
-        return new SnapshotProgress(decode(parts[1]), bounds, List.copyOf(finished));
+        return new SnapshotProgress(decode(parts[1]), bounds, List.copyOf(finished), filters);
+    }
+
+    private static SnapshotFilter filter(String[] parts) {
+        List<String> to = null;
+        String where = null;
+        for (int i = 1; i < parts.length; i++) {
+            if (parts[i].startsWith("t")) {
+                to = ((ChunkBound.Key) bound("k" + parts[i].substring(1))).values();
+            } else if (parts[i].startsWith("w")) {
+                where = decode(parts[i].substring(1));
+            } else {
+                throw new IllegalArgumentException("unknown snapshot filter part " + parts[i]);
+            }
+        }
+        return new SnapshotFilter(null, to, where);
     }
 
     private static String state(ChunkBound bound) {

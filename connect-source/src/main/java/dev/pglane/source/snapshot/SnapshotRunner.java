@@ -3,6 +3,7 @@ package dev.pglane.source.snapshot;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.source.ConnectionLoss;
 import dev.pglane.source.emit.FailureSlot;
+import dev.pglane.source.signal.SnapshotFilter;
 import dev.pglane.source.values.SessionSettings;
 import dev.pglane.wire.marker.SnapshotChunk;
 import java.sql.Connection;
@@ -134,43 +135,67 @@ public final class SnapshotRunner implements AutoCloseable {
         return runner;
     }
 
-    /** Takes {@code name} into the snapshot from {@code resumeAt}, or marks it done when it is not published. */
+    /**
+     * Takes {@code name} into the snapshot from {@code resumeAt}, or marks it done when it is not published or its
+     * filter does not fit it.
+     */
     private void include(String name, ChunkBound resumeAt, String publication) {
         SnapshotTable table = published.get(name);
-        if (table == null) {
-            log.warn(
-                    "Snapshot {}: table {} is not published by {}; it is left out",
-                    progress.snapshotId(),
-                    name,
-                    publication);
+        SnapshotFilter filter = progress.filter(name);
+        String refusal = table == null ? "it is not published by " + publication : refusal(table, filter);
+        if (refusal != null) {
+            log.warn("Snapshot {}: table {} is left out: {}", progress.snapshotId(), name, refusal);
             progress = progress.with(name, null, true);
             return;
         }
-        TableChunks chunks = new TableChunks(table, resumeAt, settings.chunkRows());
+        TableChunks chunks = new TableChunks(table, resumeAt, settings.chunkRows(), filter);
         tables.add(chunks);
         byName.put(table.name(), chunks);
         pending.add(table.oid());
         byOid.put(table.oid(), table);
     }
 
+    /** Why {@code filter} cannot select rows of {@code table}, or {@code null} when it can (or is none). */
+    private static String refusal(SnapshotTable table, SnapshotFilter filter) {
+        if (filter == null) {
+            return null;
+        }
+        if (!table.keyed()) {
+            // its one chunk replaces the whole table on the target, and its rows have no key to upsert by
+            return "a table without a primary key or replica identity index is snapshotted whole, not filtered";
+        }
+        int columns = table.chunkKey().size();
+        for (List<String> bound : java.util.Arrays.asList(filter.from(), filter.to())) {
+            if (bound != null && bound.size() != columns) {
+                return "its key range gives " + bound.size() + " values for a key of " + columns + " columns "
+                        + table.chunkKey().stream()
+                                .map(SnapshotTable.KeyColumn::name)
+                                .toList();
+            }
+        }
+        return null;
+    }
+
     /**
-     * Adds tables to the snapshot under way (a signal asked for them); a table still being sent goes on as it is.
-     * Reader thread.
+     * Adds tables to the snapshot under way (a signal asked for them, {@code filters} naming those of which only some
+     * rows); a table still being sent goes on as it is. Reader thread.
      */
-    synchronized void add(List<String> names) {
+    synchronized void add(List<String> names, Map<String, SnapshotFilter> filters) {
         for (String name : names) {
             TableChunks current = byName.get(name);
             if (current != null && !current.done()) {
+                log.info(
+                        "Snapshot {}: table {} is being sent already; it goes on as it is",
+                        progress.snapshotId(),
+                        name);
                 continue;
             }
             if (current != null) {
                 tables.remove(current);
                 byName.remove(name);
             }
-            include(name, null, "the publication");
-            if (byName.containsKey(name)) {
-                progress = progress.with(name, null, false);
-            }
+            progress = progress.restart(name, filters.get(name));
+            include(name, progress.remaining().get(name), "the publication");
         }
         notifyAll();
     }
@@ -281,7 +306,14 @@ public final class SnapshotRunner implements AutoCloseable {
                 range(chunk));
     }
 
+    /**
+     * What the chunk covers on the target: its key range, so that the target's rows in it that the chunk lacks are
+     * deleted; none for a chunk of a condition, whose range holds rows the condition did not send.
+     */
     private static SnapshotChunk.KeyRange range(Chunk chunk) {
+        if (chunk.where() != null) {
+            return null;
+        }
         List<String> columns = chunk.table().chunkKey().stream()
                 .map(SnapshotTable.KeyColumn::name)
                 .toList();
@@ -350,24 +382,50 @@ public final class SnapshotRunner implements AutoCloseable {
 
     /** The next chunk to read, waiting while no chunk can be cut and some are still out; {@code null} when done. */
     private Chunk next(ChunkReader reader) throws SQLException, InterruptedException {
-        Claim claim = claim();
-        if (claim == null || claim.again() != null) {
-            return claim == null ? null : claim.again();
-        }
-        TableChunks table = claim.cut();
-        ChunkBound upper;
-        try {
-            upper = table.nextUpper(reader.sql(), reader.connection());
-        } catch (SQLException | RuntimeException e) {
-            synchronized (this) {
-                table.abandonCut();
+        while (true) {
+            Claim claim = claim();
+            if (claim == null || claim.again() != null) {
+                return claim == null ? null : claim.again();
             }
-            throw e;
+            TableChunks table = claim.cut();
+            ChunkBound upper;
+            try {
+                upper = table.nextUpper(reader.sql(), reader.connection());
+            } catch (SQLException e) {
+                if (table.filtered() && TableChunks.refusesFilter(e)) {
+                    abandon(table, e);
+                    continue;
+                }
+                abandonCut(table);
+                throw e;
+            } catch (RuntimeException e) {
+                abandonCut(table);
+                throw e;
+            }
+            synchronized (this) {
+                notifyAll();
+                return table.cut(upper);
+            }
         }
-        synchronized (this) {
-            notifyAll();
-            return table.cut(upper);
+    }
+
+    private synchronized void abandonCut(TableChunks table) {
+        table.abandonCut();
+    }
+
+    /** A signal's filter of {@code table} that the server refused: the table's rows are not sent. */
+    private synchronized void abandon(TableChunks table, SQLException refusal) {
+        log.warn(
+                "Snapshot {}: the rest of table {} is not sent: the source refused the signal's filter: {}",
+                progress.snapshotId(),
+                table.table().name(),
+                refusal.getMessage());
+        table.abandon();
+        if (table.done()) {
+            progress = progress.with(table.table().name(), null, true);
+            pending.remove(table.table().oid());
         }
+        notifyAll();
     }
 
     /** A chunk to read again, or a table this thread may cut the next chunk of. */

@@ -161,7 +161,7 @@ public final class SnapshotStream implements AutoCloseable {
 
     private SignalOutcome snapshot(Signal signal) throws SQLException {
         if (runner != null && !runner.progress().complete()) {
-            runner.add(signal.tables());
+            runner.add(signal.tables(), signal.filters());
             log.info(
                     "Signal {}: tables {} join snapshot {}",
                     signal.id(),
@@ -169,17 +169,18 @@ public final class SnapshotStream implements AutoCloseable {
                     runner.progress().snapshotId());
         } else {
             close();
-            runner = starter.start(SnapshotProgress.start("signal-" + signal.id(), signal.tables()));
+            runner = starter.start(SnapshotProgress.start("signal-" + signal.id(), signal.tables(), signal.filters()));
             if (runner == null) {
                 log.warn(
                         "Signal {}: none of {} is a captured table; nothing to snapshot", signal.id(), signal.tables());
                 return SignalOutcome.NONE;
             }
             log.info(
-                    "Signal {}: snapshot {} of {} starts",
+                    "Signal {}: snapshot {} of {} starts{}",
                     signal.id(),
                     runner.progress().snapshotId(),
-                    signal.tables());
+                    signal.tables(),
+                    signal.filters().isEmpty() ? "" : ", filtered by " + signal.filters());
         }
         return new SignalOutcome(true, progressText());
     }

@@ -1,5 +1,6 @@
 package dev.pglane.source.snapshot;
 
+import dev.pglane.source.signal.SnapshotFilter;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -10,11 +11,17 @@ import java.util.TreeMap;
 /**
  * One table's chunks: cuts the next one when a thread asks (the key {@code rows} rows on, an index scan) and knows
  * which are out, so that the table's progress is the start of the first chunk still out. A table without a key is
- * one chunk (see {@link ChunkWindow}). Guarded by the {@link SnapshotRunner}'s lock.
+ * one chunk (see {@link ChunkWindow}). A signal's filter ends the last chunk at its range's end and cuts among the
+ * rows its condition admits. Guarded by the {@link SnapshotRunner}'s lock.
  */
 final class TableChunks {
     private final SnapshotTable table;
     private final long chunkRows;
+    /** Where the last chunk ends ({@code null}: at the table's end). */
+    private final ChunkBound.Key end;
+
+    private final String where;
+    private final boolean filtered;
     /** Where the next chunk starts; {@code null} at the table's start. */
     private ChunkBound next;
 
@@ -25,10 +32,29 @@ final class TableChunks {
     private long nextIndex;
     private final TreeMap<Long, Chunk> out = new TreeMap<>();
 
-    TableChunks(SnapshotTable table, ChunkBound resumeAt, long chunkRows) {
+    /** @param filter the rows a signal asks for, or {@code null}: all */
+    TableChunks(SnapshotTable table, ChunkBound resumeAt, long chunkRows, SnapshotFilter filter) {
         this.table = table;
         this.next = resumeAt;
         this.chunkRows = chunkRows;
+        this.end = filter == null || filter.to() == null ? null : new ChunkBound.Key(filter.to());
+        this.where = filter == null ? null : filter.where();
+        this.filtered = filter != null;
+    }
+
+    /** True if a signal's filter selects the rows to send. */
+    boolean filtered() {
+        return filtered;
+    }
+
+    /**
+     * True if the server refused a filtered query for what the filter holds, not for a lost connection: a syntax,
+     * name, privilege or data error (class 42 or 22, a key value of the wrong type among them), or a write in a
+     * read-only transaction (25006).
+     */
+    static boolean refusesFilter(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("42") || state.startsWith("22") || state.equals("25006"));
     }
 
     SnapshotTable table() {
@@ -62,14 +88,20 @@ final class TableChunks {
         return table.keyed() ? nextKey(sql, connection) : null;
     }
 
-    /** Cuts the next chunk at {@code upper} and ends the claim; under the runner's lock. */
+    /** Cuts the next chunk at {@code upper} ({@code null}: the last) and ends the claim; under the runner's lock. */
     Chunk cut(ChunkBound upper) {
         cutting = false;
-        Chunk chunk = new Chunk(table, nextIndex++, next, upper);
+        Chunk chunk = new Chunk(table, nextIndex++, next, upper == null ? end : upper, where);
         out.put(chunk.index(), chunk);
         next = upper;
         allCut = upper == null;
         return chunk;
+    }
+
+    /** Ends the table without cutting further: its filter cannot be read. */
+    void abandon() {
+        cutting = false;
+        allCut = true;
     }
 
     /** Ends a claim that failed. */
@@ -92,8 +124,27 @@ final class TableChunks {
     }
 
     private ChunkBound nextKey(ChunkSql sql, java.sql.Connection connection) throws SQLException {
+        String query = sql.nextKey(table, (ChunkBound.Key) next, end, where, chunkRows);
+        if (where == null) {
+            return nextKey(connection, query);
+        }
+        // the condition is a signal writer's SQL: it may read, never write
+        connection.setAutoCommit(false);
+        try {
+            try (Statement st = connection.createStatement()) {
+                st.execute("SET TRANSACTION READ ONLY");
+            }
+            ChunkBound upper = nextKey(connection, query);
+            connection.commit();
+            return upper;
+        } finally {
+            connection.setAutoCommit(true);
+        }
+    }
+
+    private ChunkBound nextKey(java.sql.Connection connection, String query) throws SQLException {
         try (Statement st = connection.createStatement();
-                ResultSet rs = st.executeQuery(sql.nextKey(table, (ChunkBound.Key) next, chunkRows))) {
+                ResultSet rs = st.executeQuery(query)) {
             if (!rs.next()) {
                 return null;
             }

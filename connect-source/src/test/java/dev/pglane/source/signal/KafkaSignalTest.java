@@ -53,6 +53,34 @@ class KafkaSignalTest {
     }
 
     @Test
+    void aSignalTopicMayNarrowByKeyRangeButRunsNoSqlText() {
+        String data = "\"data-collections\": [\"public.orders\"]";
+        SignalMessage ranged = KafkaSignal.of(
+                "shop",
+                "{\"type\": \"execute-snapshot\", \"data\": {" + data
+                        + ", \"key-ranges\": [{\"data-collection\": \"public.orders\", \"from\": [\"100\"]}]}}",
+                0,
+                1);
+        assertEquals(
+                SnapshotFilter.range(List.of("100"), null),
+                ranged.signal().filters().get("public.orders"));
+        String conditioned = "{\"type\": \"execute-snapshot\", \"data\": {" + data
+                + ", \"additional-conditions\": [{\"data-collection\": \"public.orders\","
+                + " \"filter\": \"pg_catalog.pg_sleep(60) IS NULL\"}]}}";
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> KafkaSignal.of("shop", conditioned, 0, 2))
+                .getMessage()
+                .contains("only from the signal table"));
+        // the same signal emitted on the database by hand is refused by the reader too
+        SignalMessage emitted = new SignalMessage(
+                "shop",
+                "x",
+                "execute-snapshot",
+                "{" + data
+                        + ", \"additional-conditions\": [{\"data-collection\": \"public.orders\", \"filter\": \"true\"}]}");
+        assertThrows(IllegalArgumentException.class, emitted::signal);
+    }
+
+    @Test
     void aMessageWithoutAConnectorIsNone() {
         assertTrue(assertThrows(
                         IllegalArgumentException.class,

@@ -31,6 +31,58 @@ class SignalTest {
                 message("1", "execute-snapshot", "{\"data-collections\": [1]}").contains("not a schema.table"));
     }
 
+    @Test
+    void anExecuteSnapshotMayFilterItsTablesByConditionAndKeyRange() {
+        Signal signal = Signal.parse(
+                "3",
+                "execute-snapshot",
+                "{\"data-collections\": [\"public.a\", \"public.b\"],"
+                        + " \"additional-conditions\": [{\"data-collection\": \"public.a\", \"filter\": \"region = 'eu'\"}],"
+                        + " \"key-ranges\": [{\"data-collection\": \"public.a\", \"from\": [10], \"to\": [\"20\"]},"
+                        + " {\"data-collection\": \"public.b\", \"to\": [\"x\", \"5\"]}]}");
+        assertEquals(
+                new SnapshotFilter(List.of("10"), List.of("20"), "region = 'eu'"),
+                signal.filters().get("public.a"));
+        assertEquals(
+                SnapshotFilter.range(null, List.of("x", "5")), signal.filters().get("public.b"));
+        assertTrue(signal.hasCondition());
+    }
+
+    @Test
+    void aFilterThatCannotBeSentSaysWhy() {
+        String tables = "\"data-collections\": [\"public.a\"]";
+        assertTrue(message(
+                        "1",
+                        "execute-snapshot",
+                        "{" + tables
+                                + ", \"additional-conditions\": [{\"data-collection\": \"public.z\", \"filter\": \"true\"}]}")
+                .contains("not one of data-collections"));
+        assertTrue(message(
+                        "1",
+                        "execute-snapshot",
+                        "{" + tables
+                                + ", \"additional-conditions\": [{\"data-collection\": \"public.a\","
+                                + " \"filter\": \"true) TO STDOUT; DROP TABLE a; --\"}]}")
+                .contains("may not hold ';'"));
+        assertTrue(message(
+                        "1",
+                        "execute-snapshot",
+                        "{" + tables + ", \"key-ranges\": [{\"data-collection\": \"public.a\"}]}")
+                .contains("needs \"from\" or \"to\""));
+        assertTrue(message(
+                        "1",
+                        "execute-snapshot",
+                        "{" + tables + ", \"key-ranges\": [{\"data-collection\": \"public.a\", \"from\": [null]}]}")
+                .contains("not a key value"));
+        assertTrue(message(
+                        "1",
+                        "execute-snapshot",
+                        "{" + tables
+                                + ", \"key-ranges\": [{\"data-collection\": \"public.a\", \"from\": [1]},"
+                                + " {\"data-collection\": \"public.a\", \"to\": [2]}]}")
+                .contains("two filters of the same kind"));
+    }
+
     private static String message(String id, String type, String data) {
         return assertThrows(IllegalArgumentException.class, () -> Signal.parse(id, type, data))
                 .getMessage();

@@ -31,7 +31,7 @@ class ChunkWindowTest {
 
     @Test
     void changesTheSnapshotAlreadySawLeaveTheRowsAsRead() {
-        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null));
+        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
         window.changed(99, Op.UPDATE, null, row("1", "seen"));
         window.changed(105, Op.DELETE, row("2", null), null);
         List<TupleData> rows = List.of(row("1", "seen"), row("3", "c"));
@@ -40,7 +40,7 @@ class ChunkWindowTest {
 
     @Test
     void changesItDidNotSeeAreReplayedKeepingUnchangedToastFromTheRowRead() {
-        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null));
+        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
         window.changed(103, Op.UPDATE, null, toastUnchanged("1"));
         window.changed(110, Op.DELETE, row("2", null), null);
         window.changed(110, Op.CREATE, null, row("9", "new"));
@@ -53,7 +53,7 @@ class ChunkWindowTest {
 
     @Test
     void aKeylessChunkTakesInsertsToo() {
-        ChunkWindow window = new ChunkWindow(new Chunk(KEYLESS, 0, null, null));
+        ChunkWindow window = new ChunkWindow(new Chunk(KEYLESS, 0, null, null, null));
         window.changed(110, Op.CREATE, null, keyless("c"));
         window.changed(110, Op.DELETE, keyless("a"), null);
         window.changed(110, Op.UPDATE, keyless("b"), keyless("b2"));
@@ -65,14 +65,14 @@ class ChunkWindowTest {
 
     @Test
     void aSchemaChangeOrAnUnseenStreamedCommitAsksForANewRead() {
-        ChunkWindow changed = new ChunkWindow(new Chunk(KEYED, 0, null, null));
+        ChunkWindow changed = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
         List<RelationColumn> added = new ArrayList<>(KEYED.columns());
         added.add(new RelationColumn("extra", 23, -1, false));
         changed.relationChanged(new RelationMessage(0, 1, "public", "t", 'd', added));
         assertNull(changed.atHighWatermark(List.of(row("1", "a")), SNAPSHOT));
         assertEquals("the table's schema changed while it was read", changed.retryReason());
 
-        ChunkWindow streamed = new ChunkWindow(new Chunk(KEYED, 0, null, null));
+        ChunkWindow streamed = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
         streamed.streamedCommit(110);
         assertNull(streamed.atHighWatermark(List.of(row("1", "a")), SNAPSHOT));
         assertTrue(streamed.retryReason().contains("streamed"), streamed.retryReason());
@@ -81,12 +81,12 @@ class ChunkWindowTest {
     @Test
     void aRelationMessageOfTheColumnsTheChunkWasReadWithIsNoChange() {
         // pgoutput sends one before the table's first change of each session
-        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null));
+        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
         window.relationChanged(new RelationMessage(0, 1, "public", "t", 'd', KEYED.columns()));
         List<TupleData> rows = List.of(row("1", "a"));
         assertSame(rows, window.atHighWatermark(rows, SNAPSHOT));
 
-        ChunkWindow identity = new ChunkWindow(new Chunk(KEYED, 0, null, null));
+        ChunkWindow identity = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
         identity.relationChanged(new RelationMessage(0, 1, "public", "t", 'f', KEYED.columns()));
         assertNull(identity.atHighWatermark(rows, SNAPSHOT), "a new replica identity changes the old rows sent");
     }

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.source.signal.SnapshotFilter;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SnapshotProgressTest {
@@ -32,8 +34,32 @@ class SnapshotProgressTest {
     }
 
     @Test
+    void aFilteredTableKeepsItsRangeEndAndConditionAcrossARestart() {
+        SnapshotProgress progress = SnapshotProgress.start(
+                "signal-7",
+                List.of("public.a", "public.b"),
+                Map.of("public.a", new SnapshotFilter(List.of("10"), List.of("20", "x!;="), "note <> 'a=b!c%'")));
+        assertTrue(progress.toText().startsWith("2;"), "a version unfiltered progress readers refuse");
+        assertEquals(new ChunkBound.Key(List.of("10")), progress.remaining().get("public.a"), "starts at from");
+        SnapshotProgress read =
+                SnapshotProgress.parse(progress.with("public.a", new ChunkBound.Key(List.of("15")), false)
+                        .toText());
+        assertEquals(new ChunkBound.Key(List.of("15")), read.remaining().get("public.a"));
+        assertEquals(new SnapshotFilter(null, List.of("20", "x!;="), "note <> 'a=b!c%'"), read.filter("public.a"));
+        assertNull(read.filter("public.b"));
+        SnapshotProgress done = read.with("public.a", null, true);
+        assertNull(done.filter("public.a"));
+        assertTrue(done.toText().startsWith("1;"), "without filters the text is what version 1 readers read");
+        SnapshotProgress again = done.restart("public.a", SnapshotFilter.where("true"));
+        assertFalse(again.isDone("public.a"));
+        assertEquals(
+                SnapshotFilter.where("true"),
+                SnapshotProgress.parse(again.toText()).filter("public.a"));
+    }
+
+    @Test
     void aTextOfAnotherVersionIsRefused() {
-        assertThrows(IllegalArgumentException.class, () -> SnapshotProgress.parse("2;42;public.a=-"));
+        assertThrows(IllegalArgumentException.class, () -> SnapshotProgress.parse("3;42;public.a=-"));
         assertThrows(IllegalArgumentException.class, () -> SnapshotProgress.parse("1;42;public.a=q1"));
     }
 }
