@@ -7,6 +7,7 @@ import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
 import static org.apache.kafka.common.config.ConfigDef.Type.BOOLEAN;
 import static org.apache.kafka.common.config.ConfigDef.Type.INT;
 import static org.apache.kafka.common.config.ConfigDef.Type.LIST;
+import static org.apache.kafka.common.config.ConfigDef.Type.LONG;
 import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
 
 import dev.pglane.connect.config.ConfigGroup;
@@ -159,6 +160,11 @@ public final class PgSourceConfig extends AbstractConfig {
             + " session has up to two chunks out.";
     static final int SNAPSHOT_CHUNK_ROWS_DEFAULT = 10_000;
 
+    public static final String SNAPSHOT_CHUNK_BYTES = "snapshot.chunk.bytes";
+    static final String SNAPSHOT_CHUNK_BYTES_DOC = "Bytes per snapshot chunk at most, at a table's average row size"
+            + " (pg_table_size over reltuples): wide rows get fewer rows per chunk. 0: by rows only.";
+    static final long SNAPSHOT_CHUNK_BYTES_DEFAULT = 32L * 1024 * 1024;
+
     public static final String SIGNAL_TABLE = "signal.table";
     static final String SIGNAL_TABLE_DOC = "schema.table of a signal table, as Debezium's: rows inserted into it ask"
             + " for snapshots while the connector runs (type execute-snapshot with data {\"data-collections\":"
@@ -283,6 +289,10 @@ public final class PgSourceConfig extends AbstractConfig {
 
     public int snapshotChunkRows() {
         return getInt(SNAPSHOT_CHUNK_ROWS);
+    }
+
+    public long snapshotChunkBytes() {
+        return getLong(SNAPSHOT_CHUNK_BYTES);
     }
 
     /** {@code schema.table} of the signal table, or {@code null} when signals are off. */
@@ -443,6 +453,8 @@ public final class PgSourceConfig extends AbstractConfig {
                         Range.between(1, 10_000_000),
                         MEDIUM,
                         SNAPSHOT_CHUNK_ROWS_DOC);
+        group.key(SNAPSHOT_CHUNK_BYTES, "Bytes per snapshot chunk", Width.SHORT)
+                .define(LONG, SNAPSHOT_CHUNK_BYTES_DEFAULT, Range.atLeast(0), MEDIUM, SNAPSHOT_CHUNK_BYTES_DOC);
         group.key(SIGNAL_TABLE, "Signal table", Width.MEDIUM)
                 .define(STRING, SIGNAL_TABLE_DEFAULT, SIGNAL_TABLE_RULE, MEDIUM, SIGNAL_TABLE_DOC);
         group.key(SIGNAL_KAFKA_TOPIC, "Signal topic", Width.MEDIUM)

@@ -55,7 +55,11 @@ class PgSourceTaskSnapshotTest {
             "CREATE TABLE public.odd_keys (name text, day date, v int, PRIMARY KEY (name, day))",
             "INSERT INTO public.odd_keys SELECT k, date '2025-01-01' + d, d FROM unnest(ARRAY['plain', 'it''s',"
                     + " 'back\\slash', 'x''); DROP TABLE public.orders; --', E'tab\\there', 'zz']) k,"
-                    + " generate_series(0, 29) d");
+                    + " generate_series(0, 29) d",
+            "CREATE TABLE public.wide (id int PRIMARY KEY, doc text)",
+            "ALTER TABLE public.wide ALTER COLUMN doc SET STORAGE EXTERNAL",
+            "INSERT INTO public.wide SELECT g, repeat(md5(g::text), 100) FROM generate_series(1, 400) g",
+            "ANALYZE public.wide");
 
     @Test
     void existingRowsArriveInChunkTransactionsEachWithAnEndThatSaysWhereTheSnapshotStands() throws Exception {
@@ -215,6 +219,18 @@ class PgSourceTaskSnapshotTest {
             }
         }
         assertEquals(source, target);
+    }
+
+    @Test
+    void wideRowsAreReadInChunksOfFewerRowsThatKeepToTheByteBound() throws Exception {
+        Map<String, String> props = config("snap_wide", "public\\.wide", 10_000, 1);
+        props.put(PgSourceConfig.SNAPSHOT_CHUNK_BYTES, Integer.toString(256 * 1024));
+        PgSourceTask task = server.start(props, null);
+        List<SourceRecord> records = SourceTaskServer.pollUntil(task, snapshotDone());
+        assertEquals(400, readIds(records).stream().distinct().count());
+        // 400 rows of some 3.3 KB: 1.3 MB in chunks of 256 KB, not one chunk of 10,000 rows
+        long chunks = ends(records).stream().filter(e -> e.snapshot() != null).count();
+        assertTrue(chunks >= 4 && chunks <= 10, chunks + " chunks");
     }
 
     @Test

@@ -219,6 +219,7 @@ public final class ReplicationSession implements AutoCloseable {
                 start.generation(),
                 config.snapshotThreads(),
                 config.snapshotChunkRows(),
+                config.snapshotChunkBytes(),
                 config.database(),
                 new AtomicLong(),
                 config.signalTable());

@@ -25,7 +25,8 @@ final class SnapshotCatalog {
         String query = "SELECT c.oid, n.nspname, c.relname, c.relreplident, a.attname, a.atttypid, a.atttypmod,"
                 + " c.relreplident = 'f' OR EXISTS (SELECT 1 FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid"
                 + " AND a.attnum = ANY (i.indkey) AND ((c.relreplident = 'd' AND i.indisprimary)"
-                + " OR (c.relreplident = 'i' AND i.indisreplident))), GREATEST(c.reltuples, 0)::int8"
+                + " OR (c.relreplident = 'i' AND i.indisreplident))), GREATEST(c.reltuples, 0)::int8,"
+                + " pg_catalog.pg_table_size(c.oid)"
                 + " FROM pg_catalog.pg_publication_tables pt"
                 + " JOIN pg_catalog.pg_namespace n ON n.nspname = pt.schemaname"
                 + " JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = pt.tablename"
@@ -45,7 +46,8 @@ final class SnapshotCatalog {
                                 rs.getString(2),
                                 rs.getString(3),
                                 rs.getString(4).charAt(0),
-                                rs.getLong(9));
+                                rs.getLong(9),
+                                rs.getLong(10));
                         tables.put(oid, table);
                     }
                     table.columns.add(
@@ -62,7 +64,8 @@ final class SnapshotCatalog {
                     table.identity,
                     table.columns,
                     chunkKey(sql, table.oid),
-                    table.estimatedRows));
+                    table.estimatedRows,
+                    table.estimatedBytes));
         }
         return out;
     }
@@ -94,14 +97,16 @@ final class SnapshotCatalog {
         final String table;
         final char identity;
         final long estimatedRows;
+        final long estimatedBytes;
         final List<RelationColumn> columns = new ArrayList<>();
 
-        Builder(int oid, String schema, String table, char identity, long estimatedRows) {
+        Builder(int oid, String schema, String table, char identity, long estimatedRows, long estimatedBytes) {
             this.oid = oid;
             this.schema = schema;
             this.table = table;
             this.identity = identity;
             this.estimatedRows = estimatedRows;
+            this.estimatedBytes = estimatedBytes;
         }
     }
 }

@@ -45,6 +45,7 @@ public final class SnapshotRunner implements AutoCloseable {
     /**
      * @param threads sessions that read chunks at once
      * @param chunkRows rows per chunk
+     * @param chunkBytes bytes per chunk at most, at a table's average row size; 0: rows only
      * @param serials numbers the chunk reads of the session, across the snapshots signals start in it
      * @param signalTable {@code schema.table} of the signal table, never snapshotted; {@code null} when none
      */
@@ -54,6 +55,7 @@ public final class SnapshotRunner implements AutoCloseable {
             long generation,
             int threads,
             long chunkRows,
+            long chunkBytes,
             DatabaseEndpoint endpoint,
             AtomicLong serials,
             String signalTable) {}
@@ -148,7 +150,16 @@ public final class SnapshotRunner implements AutoCloseable {
             progress = progress.with(name, null, true);
             return;
         }
-        TableChunks chunks = new TableChunks(table, resumeAt, settings.chunkRows(), filter);
+        long rows = table.rowsPerChunk(settings.chunkRows(), settings.chunkBytes());
+        if (rows < settings.chunkRows()) {
+            log.info(
+                    "Snapshot {}: table {} is read {} rows per chunk: its rows average {} bytes",
+                    progress.snapshotId(),
+                    name,
+                    rows,
+                    table.estimatedBytes() / table.estimatedRows());
+        }
+        TableChunks chunks = new TableChunks(table, resumeAt, rows, filter);
         tables.add(chunks);
         byName.put(table.name(), chunks);
         pending.add(table.oid());

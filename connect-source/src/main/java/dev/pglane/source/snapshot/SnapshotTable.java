@@ -11,6 +11,7 @@ import java.util.List;
  * @param chunkKey the primary key's columns in index order, else the replica identity index's; empty when the table
  *     has neither, which is then read in one chunk
  * @param estimatedRows the rows the server's statistics estimate ({@code reltuples}), 0 when it has none
+ * @param estimatedBytes the table's size on disk with its TOAST ({@code pg_table_size}), for its average row size
  */
 record SnapshotTable(
         int oid,
@@ -19,7 +20,8 @@ record SnapshotTable(
         char replicaIdentity,
         List<RelationColumn> columns,
         List<KeyColumn> chunkKey,
-        long estimatedRows) {
+        long estimatedRows,
+        long estimatedBytes) {
 
     /** A column of the chunk key, with the type name the server formats for it (for typed literals). */
     record KeyColumn(String name, String typeName) {}
@@ -32,6 +34,19 @@ record SnapshotTable(
     /** {@code schema.table}, as END's {@code data_collections} and the source offset name it. */
     String name() {
         return schema + "." + table;
+    }
+
+    /**
+     * Rows per chunk: {@code maxRows}, or fewer where that many rows of the table's average size would take more than
+     * {@code maxBytes} (0: no bound). Dead rows and free space count into the size on disk, so the average errs
+     * large, and chunks small. Without statistics, {@code maxRows}.
+     */
+    long rowsPerChunk(long maxRows, long maxBytes) {
+        if (maxBytes <= 0 || estimatedRows <= 0 || estimatedBytes <= 0) {
+            return maxRows;
+        }
+        double rowBytes = (double) estimatedBytes / estimatedRows;
+        return Math.max(1, Math.min(maxRows, (long) (maxBytes / rowBytes)));
     }
 
     boolean keyed() {
