@@ -277,7 +277,7 @@ class SnapshotIT {
     }
 
     /** A sink metric, 0 while the task has not registered it (it is starting). */
-    private static double metric(SinkConnectorRun run, String metric) {
+    static double metric(SinkConnectorRun run, String metric) {
         try {
             return TaskMetrics.value(run.sinkName(), metric);
         } catch (IllegalStateException e) {

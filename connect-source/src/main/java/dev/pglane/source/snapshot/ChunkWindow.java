@@ -23,7 +23,8 @@ import java.util.Map;
  * reader waits, between L and S, until every transaction running at L has ended.
  *
  * <p>Inserts are replayed too, since the chunk is sent with its key range, and a consumer deletes the rows of the
- * range the chunk does not hold: the chunk must hold every row the range has at H. A keyed table's changes stream
+ * range the chunk does not hold: the chunk must hold every row the range has at H, so an update that moves a row
+ * the chunk lacks to a new key adds it too (see {@link #movedIn}). A keyed table's changes stream
  * on while it is read, so such a row also reached the consumer by the stream, and the chunk's upsert by key leaves
  * it as it is. A keyless table's rows can only be matched by their values, so it is read in one chunk and the source
  * holds its changes back until that chunk is out: the chunk alone brings the table to its state at H.
@@ -128,6 +129,8 @@ final class ChunkWindow {
                     TupleData row = filled(change.now, previous);
                     String key = keyPositions == null ? key(row) : newKey;
                     byKey.computeIfAbsent(key, k -> new ArrayDeque<>()).add(row);
+                } else if (keyPositions != null && !oldKey.equals(newKey)) {
+                    return movedIn(change, newKey, byKey);
                 }
             }
             default -> {
@@ -142,6 +145,25 @@ final class ChunkWindow {
                 byKey.computeIfAbsent(key, k -> new ArrayDeque<>()).add(change.now);
             }
         }
+        return true;
+    }
+
+    /**
+     * An update that gave a row the chunk does not hold a new key. The key may lie in the chunk's range, where the
+     * consumer has the row from the stream and would delete it as not the source's, so the row goes into the chunk
+     * (outside the range it is upserted with its state at H, which changes nothing). A row whose values PostgreSQL did
+     * not all send (unchanged TOAST) cannot: the chunk is read again. An update that kept its row's key, on the
+     * other hand, is of a row outside the range: in it the chunk holds every row, those the window inserted too.
+     */
+    private boolean movedIn(Change change, String newKey, Map<String, Deque<TupleData>> byKey) {
+        for (int i = 0; i < change.now.size(); i++) {
+            if (change.now.kind(i) == 'u') {
+                broken = "an update in the window gave a row a new key, which may lie in the chunk, without sending"
+                        + " all its values (unchanged TOAST)";
+                return false;
+            }
+        }
+        byKey.computeIfAbsent(newKey, k -> new ArrayDeque<>()).add(change.now);
         return true;
     }
 

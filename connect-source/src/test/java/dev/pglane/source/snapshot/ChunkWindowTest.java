@@ -53,6 +53,21 @@ class ChunkWindowTest {
     }
 
     @Test
+    void aRowAnUpdateMovedToANewKeyIsInTheChunkThoughItsOldKeyWasNot() {
+        // a key moved into the chunk's range from outside it: without it, a consumer would delete the row
+        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
+        window.changed(110, Op.UPDATE, row("500", null), row("2", "moved in"));
+        window.changed(110, Op.UPDATE, null, row("700", "kept its key, outside"));
+        List<TupleData> rows = window.atHighWatermark(List.of(row("1", "a")), SNAPSHOT);
+        assertEquals(List.of("1=a", "2=moved in"), texts(rows).stream().sorted().toList());
+
+        ChunkWindow toasted = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
+        toasted.changed(110, Op.UPDATE, row("500", null), toastUnchanged("2"));
+        assertNull(toasted.atHighWatermark(List.of(row("1", "a")), SNAPSHOT), "values it cannot send: read again");
+        assertTrue(toasted.retryReason().contains("new key"), toasted.retryReason());
+    }
+
+    @Test
     void aKeylessChunkTakesInsertsToo() {
         ChunkWindow window = new ChunkWindow(new Chunk(KEYLESS, 0, null, null, null));
         window.changed(110, Op.CREATE, null, keyless("c"));
