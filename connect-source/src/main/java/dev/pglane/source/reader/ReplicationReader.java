@@ -32,16 +32,21 @@ import org.postgresql.replication.PGReplicationStream;
  * and handed to the {@link TransactionTracker}, whose items go in batches to the decoder lanes. Whenever
  * the stream is quiet it hands over the partial batch, confirms the newest acknowledged END to the slot,
  * and, with nothing in flight at all, confirms the server's keepalive position and emits heartbeats.
- * pgjdbc answers the server only from inside its calls, so the reader never blocks elsewhere: waiting
- * for a full lane, it sends a status update every status interval.
+ * While messages keep coming, or while it waits for a full lane, it confirms a newer acknowledged END at most once
+ * a second. pgjdbc answers the server only from inside its calls, so the reader never blocks elsewhere: waiting for a
+ * full lane, it still sends a status update every status interval.
  */
 public final class ReplicationReader implements Runnable {
     private static final long MIN_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-    /** While messages keep coming, the flushable LSN is still handed to pgjdbc this often. */
+    /** While messages keep coming, the flushable LSN is still looked at this often. */
     private static final int MESSAGES_PER_FLUSH_CHECK = 1024;
-    /** Least time between two status updates forced only to confirm the keepalive position. */
-    private static final long IDLE_CONFIRM_GAP_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * Least time between two status updates forced to confirm a new position. Under a steady load the stream never
+     * pauses, and pgjdbc alone would report only every status interval (10 s by default): the slot would hold that
+     * much WAL, and the server's next restart point would wait for it as well.
+     */
+    private static final long CONFIRM_GAP_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** Status intervals without a message before the reader asks whether the stream is still served. */
     static final int QUIET_INTERVALS_BEFORE_CHECK = 3;
 
@@ -78,6 +83,8 @@ public final class ReplicationReader implements Runnable {
     private volatile Lsn receivedLsn = Lsn.INVALID;
     private volatile Lsn serverLsn = Lsn.INVALID;
     private volatile Lsn flushedLsn = Lsn.INVALID;
+    /** The position of the last status update this reader forced. */
+    private Lsn reportedLsn = Lsn.INVALID;
 
     private long lastStatusNanos = System.nanoTime();
     private long quietSinceNanos = System.nanoTime();
@@ -201,11 +208,9 @@ public final class ReplicationReader implements Runnable {
             quietSinceNanos = now;
             return;
         }
-        if (server.compareTo(flushedLsn) > 0) {
-            // Sent at once at most every second: each forced update makes the server answer with a
-            // keepalive, which, while unpublished WAL keeps coming, would carry a new position each time.
-            confirm(server, now - lastStatusNanos >= IDLE_CONFIRM_GAP_NANOS);
-        }
+        // Sent at once at most every second: each forced update makes the server answer with a keepalive, which,
+        // while unpublished WAL keeps coming, would carry a new position each time.
+        confirm(server, now - lastStatusNanos >= CONFIRM_GAP_NANOS);
         Duration heartbeat = settings.heartbeatInterval();
         if (!heartbeat.isZero() && now - quietSinceNanos >= heartbeat.toNanos()) {
             tracker.heartbeat(server, System.currentTimeMillis());
@@ -214,23 +219,34 @@ public final class ReplicationReader implements Runnable {
         }
     }
 
-    /** Hands the newest acknowledged END (or HEARTBEAT) to pgjdbc; with {@code force}, sends it now. */
+    /**
+     * Hands the newest acknowledged END (or HEARTBEAT) to pgjdbc, and sends it now with {@code force} or when the last
+     * status update is a second old.
+     */
     private void applyFlushable(boolean force) throws SQLException {
-        Lsn flushable = acks.flushableLsn();
-        if (flushable.compareTo(flushedLsn) > 0) {
-            confirm(flushable, force);
+        confirm(acks.flushableLsn(), force || System.nanoTime() - lastStatusNanos >= CONFIRM_GAP_NANOS);
+    }
+
+    /**
+     * Hands {@code lsn} to pgjdbc if it is newer than the position it holds; with {@code send}, sends a status update
+     * now if the server has not been told that position yet. A position handed over without one waits for the next.
+     */
+    private void confirm(Lsn lsn, boolean send) throws SQLException {
+        if (lsn.compareTo(flushedLsn) > 0) {
+            LogSequenceNumber position = LogSequenceNumber.valueOf(lsn.asLong());
+            stream.setFlushedLSN(position);
+            stream.setAppliedLSN(position);
+            flushedLsn = lsn;
+        }
+        if (send && flushedLsn.compareTo(reportedLsn) > 0) {
+            sendStatus();
         }
     }
 
-    private void confirm(Lsn lsn, boolean force) throws SQLException {
-        LogSequenceNumber position = LogSequenceNumber.valueOf(lsn.asLong());
-        stream.setFlushedLSN(position);
-        stream.setAppliedLSN(position);
-        flushedLsn = lsn;
-        if (force) {
-            stream.forceUpdateStatus();
-            lastStatusNanos = System.nanoTime();
-        }
+    private void sendStatus() throws SQLException {
+        stream.forceUpdateStatus();
+        lastStatusNanos = System.nanoTime();
+        reportedLsn = flushedLsn;
     }
 
     /**
@@ -261,16 +277,18 @@ public final class ReplicationReader implements Runnable {
         livelyAtNanos = now;
     }
 
-    /** Between wait slices on a full lane: answer the server at the status interval, without reading. */
+    /**
+     * Between wait slices on a full lane, without reading: confirm what Kafka acknowledged meanwhile (at most once a
+     * second) and answer the server at the status interval.
+     */
     private void keepAnswering() throws InterruptedException, SQLException {
         if (stopping) {
             throw new InterruptedException("the replication session is stopping");
         }
         livelyAtNanos = System.nanoTime(); // busy, not quiet: the stream waits for the lanes
+        applyFlushable(false);
         if (System.nanoTime() - lastStatusNanos >= settings.statusInterval().toNanos()) {
-            applyFlushable(false);
-            stream.forceUpdateStatus();
-            lastStatusNanos = System.nanoTime();
+            sendStatus();
         }
     }
 
