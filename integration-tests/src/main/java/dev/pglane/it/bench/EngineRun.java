@@ -30,6 +30,7 @@ public final class EngineRun {
     static final String PGLANE = "pglane source -> no-op (Debezium engine)";
     static final String DEBEZIUM = "Debezium 3.6.1.Final -> no-op (engine, txmeta=false)";
     static final String DEBEZIUM_SNAPSHOT = "Debezium 3.6.1.Final initial snapshot -> no-op (engine)";
+    static final String PGLANE_SNAPSHOT = "pglane source snapshot -> no-op (Debezium engine)";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final PostgresNode server;
@@ -90,12 +91,37 @@ public final class EngineRun {
             String database, String publication, String slot, long rows, String name) throws Exception {
         Properties config = debeziumConfig(name, database, slot, publication);
         config.put("snapshot.mode", "initial_only");
+        return measureSnapshot(DEBEZIUM_SNAPSHOT, "debezium", config, rows, List.of());
+    }
+
+    /**
+     * pglane's snapshot ({@code snapshot.mode=initial_only}, {@code snapshot.threads} as given, its other settings
+     * the example config's) of {@code database}'s tables in {@code publication}, in the same engine and counting
+     * consumer as {@link #measureDebeziumSnapshot}, so that the two differ only by their connector.
+     */
+    public SnapshotFigures measurePglaneSnapshot(
+            String database, String publication, String slot, long rows, String name, int threads) throws Exception {
+        Properties config = engineConfig(name);
+        config.putAll(ConnectorConfigs.forSource(server, "").load(ConnectorConfigs.SOURCE_JSON));
+        config.put("name", name);
+        config.put("database.name", database);
+        config.put("slot.name", slot);
+        config.put("publication.name", publication);
+        config.put("topic.prefix", name);
+        config.put("snapshot.mode", "initial_only");
+        config.put("snapshot.threads", Integer.toString(threads));
+        config.put("commit.requires.kafka", "false");
+        return measureSnapshot(PGLANE_SNAPSHOT, "pglane", config, rows, pluginJars());
+    }
+
+    private SnapshotFigures measureSnapshot(
+            String system, String connector, Properties config, long rows, List<Path> firstOnClasspath)
+            throws Exception {
         config.put(NoOpEngine.SNAPSHOT_ROWS, Long.toString(rows));
-        Child child = runChild(DEBEZIUM_SNAPSHOT, "debezium", config, List.of());
+        Child child = runChild(system, connector, config, firstOnClasspath);
         long counted = child.figures().path("changes").asLong();
         if (counted != rows) {
-            throw new IllegalStateException(
-                    DEBEZIUM_SNAPSHOT + " counted " + counted + " rows; the source has " + rows);
+            throw new IllegalStateException(system + " counted " + counted + " rows; the source has " + rows);
         }
         return new SnapshotFigures(
                 child.figures().path("seconds").asDouble(),
@@ -166,14 +192,17 @@ public final class EngineRun {
         Files.deleteIfExists(result);
         long pg = ProcCpu.postmasterPid(server.dataDirectory());
         double pgCpu = ProcCpu.serverSeconds(pg);
-        Process child = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Xmx1g",
-                        "-cp",
-                        classpath(firstOnClasspath),
-                        NoOpEngine.class.getName(),
-                        properties.toString(),
-                        result.toString())
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx1g");
+        command.addAll(extraJvmOptions(connector));
+        command.addAll(List.of(
+                "-cp",
+                classpath(firstOnClasspath),
+                NoOpEngine.class.getName(),
+                properties.toString(),
+                result.toString()));
+        Process child = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
@@ -186,6 +215,18 @@ public final class EngineRun {
                     + (figures == null ? "no result" : figures.path("error").asText()) + "; its log: " + tail(log));
         }
         return new Child(figures, pgCpu);
+    }
+
+    /**
+     * {@code PGLANE_ENGINE_JAVA_OPTS}, words split at spaces, for profiling the engine's JVM (a flight recording, say);
+     * {@code {connector}} in them becomes the connector's name, so that each run's recording has a file of its own.
+     */
+    private static List<String> extraJvmOptions(String connector) {
+        String options = System.getenv("PGLANE_ENGINE_JAVA_OPTS");
+        if (options == null || options.isBlank()) {
+            return List.of();
+        }
+        return List.of(options.trim().replace("{connector}", connector).split("\\s+"));
     }
 
     /** The plugin's jars first, so that its own pgjdbc and wire classes win; then the engine's; then this module. */

@@ -13,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * pglane's whole pipeline loading the existing rows into a fresh empty target: the sink created first (as the
@@ -23,6 +25,7 @@ import java.util.Map;
  * ordered checksum per table) afterwards: a target that differs fails the run.
  */
 final class PglaneEndToEndRun {
+    private static final Logger log = LoggerFactory.getLogger(PglaneEndToEndRun.class);
     private static final Duration TIMEOUT = Duration.ofMinutes(60);
     private static final Duration CATCH_UP = Duration.ofMinutes(10);
     private static final long POLL_MS = 100;
@@ -85,6 +88,10 @@ final class PglaneEndToEndRun {
                         .putConnectorConfig(sourceName, connectors.source(sourceName, sourceName, "initial", threads));
                 awaitSnapshotComplete(sourceName, sinkName);
                 walMax = wal.stop();
+                log.info(
+                        "{}: the slot's WAL, MB retained / MB behind its confirmed position, every second: {}",
+                        sourceName,
+                        wal.readings());
             }
             double seconds = (System.nanoTime() - begin) / 1e9;
             CpuMeter.Reading used = cpu.read().since(before);

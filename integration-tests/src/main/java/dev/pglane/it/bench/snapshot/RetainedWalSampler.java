@@ -11,18 +11,21 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The WAL a slot holds back on the source, {@code pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)}, read every
  * second on a thread of its own until {@link #close}; keeps the largest reading. A slot that does not exist yet (the
- * connector creates it when it starts) reads as nothing.
+ * connector creates it when it starts) reads as nothing. Beside it, for the log, every reading and the WAL behind the
+ * slot's confirmed position: the part of the retained WAL that waits for the connector, the rest waiting for the
+ * server's next restart point (a running-transactions record, written every 15 s at most).
  */
 final class RetainedWalSampler implements AutoCloseable {
     private static final long PERIOD_MS = 1000;
-    private static final String QUERY = "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)::bigint"
+    private static final String QUERY = "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)::bigint,"
+            + " pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn)::bigint"
             + " FROM pg_replication_slots WHERE slot_name = ? AND restart_lsn IS NOT NULL";
 
     private final AtomicLong max = new AtomicLong(-1);
+    private final StringBuffer readings = new StringBuffer();
     private final AtomicReference<Exception> failure = new AtomicReference<>();
     private final Thread thread;
     private volatile boolean stopped;
-    private int samples;
 
     private RetainedWalSampler(PostgresNode source, String slot) {
         this.thread = new Thread(() -> sample(source, slot), "bench-retained-wal");
@@ -43,7 +46,10 @@ final class RetainedWalSampler implements AutoCloseable {
                 try (ResultSet rs = query.executeQuery()) {
                     if (rs.next()) {
                         max.accumulateAndGet(rs.getLong(1), Math::max);
-                        samples++;
+                        readings.append(readings.length() == 0 ? "" : " ")
+                                .append(rs.getLong(1) >> 20)
+                                .append('/')
+                                .append(rs.getLong(2) >> 20);
                     }
                 }
                 Thread.sleep(PERIOD_MS);
@@ -71,9 +77,9 @@ final class RetainedWalSampler implements AutoCloseable {
         return max.get();
     }
 
-    /** Samples taken, for the log; read after {@link #stop}. */
-    int samples() {
-        return samples;
+    /** Every reading, for the log: MB retained / MB behind the confirmed position, one a second. */
+    String readings() {
+        return readings.toString();
     }
 
     @Override

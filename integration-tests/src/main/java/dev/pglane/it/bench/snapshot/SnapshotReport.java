@@ -116,8 +116,13 @@ public final class SnapshotReport {
         return summaries;
     }
 
-    /** pglane's snapshot into Kafka ÷ Debezium's, rows/s, per thread count. */
+    /** pglane's snapshot ÷ Debezium's, both in the engine into the counting consumer, rows/s, per thread count. */
     List<Ratio> sourceVsDebezium() {
+        return ratios(SnapshotSystem.PGLANE_ENGINE, SnapshotSystem.DEBEZIUM);
+    }
+
+    /** pglane's snapshot into Kafka ÷ Debezium's into the counting consumer, rows/s, per thread count. */
+    List<Ratio> kafkaVsDebezium() {
         return ratios(SnapshotSystem.PGLANE_KAFKA, SnapshotSystem.DEBEZIUM);
     }
 
@@ -196,7 +201,11 @@ public final class SnapshotReport {
         }
         // pglane's client is the Connect worker (with its broker); the others' a process of their own
         cpu.put(
-                m.system() == SnapshotSystem.COPY_PIPE || m.system() == SnapshotSystem.DEBEZIUM ? "client" : "connect",
+                m.system() == SnapshotSystem.COPY_PIPE
+                                || m.system() == SnapshotSystem.DEBEZIUM
+                                || m.system() == SnapshotSystem.PGLANE_ENGINE
+                        ? "client"
+                        : "connect",
                 round(m.clientCpu()));
         if (m.walMaxBytes() != null) {
             entry.put("wal_retained_max_bytes", m.walMaxBytes());

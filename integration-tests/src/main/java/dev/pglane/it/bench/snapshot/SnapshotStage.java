@@ -112,12 +112,16 @@ public final class SnapshotStage {
         List<Named> steps = new ArrayList<>();
         CopyPipeRun copy = new CopyPipeRun(source, target, targets);
         steps.add(new Named(SnapshotSystem.COPY_PIPE.label(SnapshotData.TABLES.size()), copy::measure));
-        if (engine != null) {
-            DebeziumSnapshotRun debezium = new DebeziumSnapshotRun(engine, data);
-            steps.add(new Named(SnapshotSystem.DEBEZIUM.label(DEBEZIUM_DEFAULT_THREADS), debezium::measure));
+        EngineSnapshotRun engineRun = engine == null ? null : new EngineSnapshotRun(engine, data);
+        if (engineRun != null) {
+            steps.add(new Named(SnapshotSystem.DEBEZIUM.label(DEBEZIUM_DEFAULT_THREADS), engineRun::debezium));
         }
         PglaneKafkaRun kafka = new PglaneKafkaRun(connectors, data, source, target);
         for (int threads : options.threads()) {
+            if (engineRun != null) {
+                steps.add(new Named(
+                        SnapshotSystem.PGLANE_ENGINE.label(threads), (i, r) -> engineRun.pglane(i, threads, r)));
+            }
             steps.add(new Named(SnapshotSystem.PGLANE_KAFKA.label(threads), (i, r) -> kafka.measure(i, threads, r)));
             steps.add(new Named(
                     SnapshotSystem.PGLANE_END_TO_END.label(threads), (i, r) -> endToEnd.measure(i, threads, r)));

@@ -6,6 +6,8 @@ public enum SnapshotSystem {
     COPY_PIPE("copy_pipe", "COPY TO STDOUT piped into COPY FROM STDIN (one pipe per table)", "pipes"),
     /** Debezium 3.6.1.Final's initial snapshot in Debezium's engine, into a consumer that only counts. */
     DEBEZIUM("debezium", "Debezium 3.6.1.Final initial snapshot -> no-op (engine)", "snapshot.max.threads"),
+    /** pglane's source, {@code snapshot.mode=initial_only}, in the same engine and consumer as Debezium's. */
+    PGLANE_ENGINE("pglane_engine", "pglane source snapshot -> no-op (engine)", "snapshot.threads"),
     /** pglane's source, {@code snapshot.mode=initial_only}, into Kafka. */
     PGLANE_KAFKA("pglane_kafka", "pglane source snapshot -> Kafka (JSON)", "snapshot.threads"),
     /** pglane's source and sink, into an empty target. */

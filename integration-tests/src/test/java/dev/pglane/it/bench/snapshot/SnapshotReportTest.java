@@ -35,14 +35,16 @@ class SnapshotReportTest {
         SnapshotReport report = new SnapshotReport("env", DATA);
         // run 1: Debezium 20 s, pglane 2 s with 2 threads (10×), 5 s with 1 thread (4×)
         report.add(run(SnapshotSystem.DEBEZIUM, 1, 1, 20.0));
-        report.add(run(SnapshotSystem.PGLANE_KAFKA, 2, 1, 2.0));
-        report.add(run(SnapshotSystem.PGLANE_KAFKA, 1, 1, 5.0));
+        report.add(run(SnapshotSystem.PGLANE_ENGINE, 2, 1, 2.0));
+        report.add(run(SnapshotSystem.PGLANE_ENGINE, 1, 1, 5.0));
         // run 2: everything half as fast, the ratios the same but for 2 threads (8×)
         report.add(run(SnapshotSystem.DEBEZIUM, 1, 2, 40.0));
-        report.add(run(SnapshotSystem.PGLANE_KAFKA, 2, 2, 5.0));
-        report.add(run(SnapshotSystem.PGLANE_KAFKA, 1, 2, 10.0));
+        report.add(run(SnapshotSystem.PGLANE_ENGINE, 2, 2, 5.0));
+        report.add(run(SnapshotSystem.PGLANE_ENGINE, 1, 2, 10.0));
         // run 3: Debezium failed, so pglane's runs of it pair with nothing
-        report.add(run(SnapshotSystem.PGLANE_KAFKA, 2, 3, 1.0));
+        report.add(run(SnapshotSystem.PGLANE_ENGINE, 2, 3, 1.0));
+        // into Kafka: a ratio of its own, which the engine's does not include
+        report.add(run(SnapshotSystem.PGLANE_KAFKA, 2, 1, 10.0));
 
         List<SnapshotReport.Ratio> ratios = report.sourceVsDebezium();
 
@@ -52,6 +54,9 @@ class SnapshotReportTest {
         assertEquals(9.0, ratios.get(1).ratio().median(), 1e-9);
         assertEquals(8.0, ratios.get(1).ratio().min(), 1e-9);
         assertEquals(2, SnapshotReport.best(ratios).orElseThrow().threads());
+        List<SnapshotReport.Ratio> kafka = report.kafkaVsDebezium();
+        assertEquals(1, kafka.size());
+        assertEquals(2.0, kafka.get(0).ratio().median(), 1e-9);
     }
 
     @Test
@@ -101,7 +106,7 @@ class SnapshotReportTest {
         assertTrue(body.startsWith("Loaded on two cores."), body);
         assertTrue(
                 body.contains("| " + SnapshotSystem.COPY_PIPE.label(5) + " | 1 | 4.00 (4.00..4.00) | 250,000"), body);
-        assertTrue(body.contains("| 2 | - | 0.50× (0.50..0.50) |"), body);
+        assertTrue(body.contains("| 2 | - | - | 0.50× (0.50..0.50) |"), body);
         assertTrue(body.contains("- Debezium, run 1: the engine stopped"), body);
         assertTrue(report.hasFailures());
     }
