@@ -24,8 +24,12 @@ import java.util.Map;
  * @param ordinal the per-xid ordinal ({@code transaction.total_order}) of the last emitted record, or null
  * @param changeLsn the LSN of the last emitted change, or {@code null}
  * @param snapshot how far the snapshot under way has got (the source's own text form), or {@code null} when none is
+ * @param tables the tables the connector captures as of this position (the source's own text form), so that a table
+ *     that joins the publication, also while the connector is stopped, is recognized as new; {@code null} when the
+ *     connector does not track them ({@code snapshot.new.tables} off)
  */
-public record SourceOffset(Lsn commitEndLsn, long generation, Long xid, Long ordinal, Lsn changeLsn, String snapshot) {
+public record SourceOffset(
+        Lsn commitEndLsn, long generation, Long xid, Long ordinal, Lsn changeLsn, String snapshot, String tables) {
 
     /** Key of the source partition map. */
     public static final String SERVER = "server";
@@ -36,10 +40,11 @@ public record SourceOffset(Lsn commitEndLsn, long generation, Long xid, Long ord
     public static final String ORDINAL = "ordinal";
     public static final String CHANGE_LSN = "change_lsn";
     public static final String SNAPSHOT = "snapshot";
+    public static final String TABLES = "tables";
 
-    /** An offset outside any snapshot. */
+    /** An offset outside any snapshot, of a connector that does not track its tables. */
     public SourceOffset(Lsn commitEndLsn, long generation, Long xid, Long ordinal, Lsn changeLsn) {
-        this(commitEndLsn, generation, xid, ordinal, changeLsn, null);
+        this(commitEndLsn, generation, xid, ordinal, changeLsn, null, null);
     }
 
     public SourceOffset {
@@ -78,6 +83,9 @@ public record SourceOffset(Lsn commitEndLsn, long generation, Long xid, Long ord
         if (snapshot != null) {
             map.put(SNAPSHOT, snapshot);
         }
+        if (tables != null) {
+            map.put(TABLES, tables);
+        }
         return map;
     }
 
@@ -103,7 +111,8 @@ public record SourceOffset(Lsn commitEndLsn, long generation, Long xid, Long ord
                 number(map, XID, false),
                 number(map, ORDINAL, false),
                 changeLsn == null ? null : Lsn.valueOf(changeLsn),
-                text(map, SNAPSHOT));
+                text(map, SNAPSHOT),
+                text(map, TABLES));
     }
 
     private static String text(Map<String, ?> map, String key) {

@@ -37,6 +37,18 @@ class SourceOffsetTest {
     }
 
     @Test
+    void carriesTheSnapshotAndTheCapturedTablesAsText() {
+        SourceOffset offset = new SourceOffset(Lsn.valueOf(0x40), 3, null, null, null, "2 s1 ...", "16384,16390");
+        Map<String, Object> map = offset.toMap();
+        assertEquals("2 s1 ...", map.get("snapshot"));
+        assertEquals("16384,16390", map.get("tables"));
+        assertEquals(offset, SourceOffset.fromMap(map));
+        assertNull(
+                SourceOffset.fromMap(SourceOffset.between(Lsn.valueOf(0x40), 3).toMap())
+                        .tables());
+    }
+
+    @Test
     void acceptsIntegersFromJsonOffsetStores() {
         Map<String, Object> map = new HashMap<>();
         map.put("commit_end_lsn", 100);

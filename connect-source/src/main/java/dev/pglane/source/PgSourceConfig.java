@@ -28,7 +28,6 @@ import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Width;
-import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The source connector's configuration: every key with its doc and default, and typed accessors.
@@ -174,6 +173,13 @@ public final class PgSourceConfig extends AbstractConfig {
     static final String SIGNAL_TABLE_DEFAULT = "";
     static final ConfigDef.Validator SIGNAL_TABLE_RULE = new OptionalTableName();
 
+    public static final String SNAPSHOT_NEW_TABLES = "snapshot.new.tables";
+    static final String SNAPSHOT_NEW_TABLES_DOC = "Snapshot a table that joins the publication while the connector"
+            + " runs or is stopped (ALTER PUBLICATION ... ADD TABLE, a table created under FOR ALL TABLES or FOR"
+            + " TABLES IN SCHEMA), noticed within 5 s, while changes stream. The offsets then carry the captured"
+            + " tables' OIDs. With table lists the connector does not add tables to its publication.";
+    static final boolean SNAPSHOT_NEW_TABLES_DEFAULT = false;
+
     public static final String COMMIT_REQUIRES_KAFKA = "commit.requires.kafka";
     static final String COMMIT_REQUIRES_KAFKA_DOC = "Whether a record reported done without Kafka's metadata (Connect's"
             + " errors.tolerance=all or a transformation that dropped it) fails the task, the slot staying before it."
@@ -293,6 +299,10 @@ public final class PgSourceConfig extends AbstractConfig {
 
     public long snapshotChunkBytes() {
         return getLong(SNAPSHOT_CHUNK_BYTES);
+    }
+
+    public boolean snapshotNewTables() {
+        return getBoolean(SNAPSHOT_NEW_TABLES);
     }
 
     /** {@code schema.table} of the signal table, or {@code null} when signals are off. */
@@ -455,6 +465,8 @@ public final class PgSourceConfig extends AbstractConfig {
                         SNAPSHOT_CHUNK_ROWS_DOC);
         group.key(SNAPSHOT_CHUNK_BYTES, "Bytes per snapshot chunk", Width.SHORT)
                 .define(LONG, SNAPSHOT_CHUNK_BYTES_DEFAULT, Range.atLeast(0), MEDIUM, SNAPSHOT_CHUNK_BYTES_DOC);
+        group.key(SNAPSHOT_NEW_TABLES, "Snapshot tables that join later", Width.SHORT)
+                .define(BOOLEAN, SNAPSHOT_NEW_TABLES_DEFAULT, null, MEDIUM, SNAPSHOT_NEW_TABLES_DOC);
         group.key(SIGNAL_TABLE, "Signal table", Width.MEDIUM)
                 .define(STRING, SIGNAL_TABLE_DEFAULT, SIGNAL_TABLE_RULE, MEDIUM, SIGNAL_TABLE_DOC);
         group.key(SIGNAL_KAFKA_TOPIC, "Signal topic", Width.MEDIUM)
@@ -479,22 +491,5 @@ public final class PgSourceConfig extends AbstractConfig {
                 .define(INT, POLL_BATCH_MAX_RECORDS_DEFAULT, Range.atLeast(1), LOW, POLL_BATCH_MAX_RECORDS_DOC);
         group.key(NUMERIC_MAPPING, "Numeric mapping", Width.SHORT)
                 .define(STRING, NUMERIC_MAPPING_DEFAULT, NUMERIC_MAPPINGS, MEDIUM, NUMERIC_MAPPING_DOC);
-    }
-
-    /** Empty, or {@code schema.table} with neither part empty. */
-    private static final class OptionalTableName implements ConfigDef.Validator {
-        @Override
-        public void ensureValid(String name, Object value) {
-            String text = (String) value;
-            int dot = text.indexOf('.');
-            if (!text.isEmpty() && (dot <= 0 || dot == text.length() - 1)) {
-                throw new ConfigException(name, value, "must be schema.table, or empty for no signals");
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "empty, or schema.table";
-        }
     }
 }

@@ -57,6 +57,8 @@ public final class PgSourceTask extends SourceTask {
     private long lastGeneration = -1;
     /** Where the next session resumes; {@code null}: at the slot's confirmed position. */
     private Lsn resumeLsn;
+    /** The captured tables the next session starts with ({@code snapshot.new.tables}); {@code null}: none stored. */
+    private String capturedTables;
     /** The snapshot the next session runs. */
     private ReplicationSession.Snapshot snapshot = ReplicationSession.Snapshot.NONE;
     /** {@code snapshot.mode=initial_only} and the snapshot is out: the task streams no more. */
@@ -86,6 +88,7 @@ public final class PgSourceTask extends SourceTask {
         if (stored != null) {
             lastGeneration = stored.generation();
             resumeLsn = stored.commitEndLsn();
+            capturedTables = stored.tables();
         }
         snapshot = firstSnapshot(stored);
         metrics = PgSourceMetrics.create(context, "pglane source " + connectorName, config.decoderLanes());
@@ -209,7 +212,7 @@ public final class PgSourceTask extends SourceTask {
             opened = ReplicationSession.open(
                     config,
                     new ReplicationSession.Start(
-                            connectorName, PgSourceConnector.VERSION, generation, resumeLsn, snapshot),
+                            connectorName, PgSourceConnector.VERSION, generation, resumeLsn, snapshot, capturedTables),
                     acks,
                     envelopes,
                     new ReplicationSession.Activity(metrics, metrics));
@@ -259,6 +262,7 @@ public final class PgSourceTask extends SourceTask {
         if (last != null) {
             SourceOffset offset = SourceOffset.fromMap(last);
             resumeLsn = offset.commitEndLsn();
+            capturedTables = offset.tables();
             // the session's START already recorded a new snapshot, so the next continues it
             snapshot = offset.snapshot() == null
                     ? ReplicationSession.Snapshot.NONE

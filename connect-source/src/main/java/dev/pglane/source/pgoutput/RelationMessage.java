@@ -24,4 +24,9 @@ public record RelationMessage(
     public RelationMessage {
         columns = List.copyOf(columns);
     }
+
+    /** The same description, scoped to the streamed transaction {@code streamXid}, as one inside its chunk is. */
+    public RelationMessage scopedTo(long streamXid) {
+        return new RelationMessage(streamXid, relationId, namespace, relationName, replicaIdentity, columns);
+    }
 }

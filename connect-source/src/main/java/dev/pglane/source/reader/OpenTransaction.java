@@ -1,5 +1,6 @@
 package dev.pglane.source.reader;
 
+import dev.pglane.source.capture.CapturedTables;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.marker.DataCollectionCount;
 import dev.pglane.wire.marker.SnapshotChunk;
@@ -48,6 +49,9 @@ final class OpenTransaction {
     private boolean progressChanges;
 
     private String progressAfter;
+
+    /** The captured tables from this transaction's END on; {@code null}: unchanged. */
+    private CapturedTables tablesAfter;
 
     OpenTransaction(long xid, boolean streamed, Lsn commitLsn, long commitTimeMicros, boolean skipped) {
         this.xid = xid;
@@ -120,6 +124,15 @@ final class OpenTransaction {
     void progressFrom(String progress) {
         this.progressChanges = true;
         this.progressAfter = progress;
+    }
+
+    /** From this transaction's END on, the captured tables are {@code tables}. */
+    void tablesFrom(CapturedTables tables) {
+        this.tablesAfter = tables;
+    }
+
+    CapturedTables tablesAfter() {
+        return tablesAfter;
     }
 
     SnapshotChunk snapshotChunk() {

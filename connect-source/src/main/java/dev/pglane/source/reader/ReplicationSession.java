@@ -5,6 +5,9 @@ import dev.pglane.source.LogicalMessages;
 import dev.pglane.source.PgSourceConfig;
 import dev.pglane.source.SnapshotMode;
 import dev.pglane.source.StreamingMode;
+import dev.pglane.source.capture.CapturedTables;
+import dev.pglane.source.capture.NewTableWatch;
+import dev.pglane.source.capture.TableCapture;
 import dev.pglane.source.decode.DecoderLanes;
 import dev.pglane.source.decode.LaneActivity;
 import dev.pglane.source.decode.RecordFactory;
@@ -57,8 +60,10 @@ public final class ReplicationSession implements AutoCloseable {
      *
      * @param resumeLsn the stored {@code commit_end_lsn}, or {@code null} to start at the slot's position
      * @param snapshot the snapshot to run while streaming
+     * @param tables the captured tables the stored offset carries ({@code snapshot.new.tables}), or {@code null}
      */
-    public record Start(String connectorName, String version, long generation, Lsn resumeLsn, Snapshot snapshot) {}
+    public record Start(
+            String connectorName, String version, long generation, Lsn resumeLsn, Snapshot snapshot, String tables) {}
 
     /**
      * Which snapshot a session runs.
@@ -94,6 +99,8 @@ public final class ReplicationSession implements AutoCloseable {
     private final SnapshotRunner snapshot;
     /** The reader's side of the snapshots, which signals may start. */
     private final SnapshotStream snapshots;
+    /** Notices tables that join the publication; {@code null} with {@code snapshot.new.tables} off. */
+    private final NewTableWatch newTables;
 
     private ReplicationSession(
             Connection sql,
@@ -104,9 +111,11 @@ public final class ReplicationSession implements AutoCloseable {
             OrderedEmitter emitter,
             Lsn resumeLsn,
             SnapshotRunner snapshot,
-            SnapshotStream snapshots) {
+            SnapshotStream snapshots,
+            NewTableWatch newTables) {
         this.snapshot = snapshot;
         this.snapshots = snapshots;
+        this.newTables = newTables;
         this.sql = sql;
         this.replication = replication;
         this.lanes = lanes;
@@ -143,6 +152,8 @@ public final class ReplicationSession implements AutoCloseable {
             Lsn resume =
                     start.resumeLsn() != null && !slot.recreatedOverOffset() ? start.resumeLsn() : slot.confirmed();
             FailureSlot failures = new FailureSlot();
+            // before the snapshot's plan: a table that joins in between is then snapshotted twice, never missed
+            TableCapture capture = capture(config, start, sql);
             SnapshotRunner.Settings snapshotSettings = snapshotSettings(config, start);
             SnapshotRunner snapshot = plan.runs() ? plan.plan(snapshotSettings, sql, config, failures) : null;
             ReplicationConnection replication =
@@ -153,7 +164,10 @@ public final class ReplicationSession implements AutoCloseable {
                         config.slotName(),
                         config.publicationName(),
                         server.protocol(),
-                        config.logicalMessages() == LogicalMessages.EMIT || snapshot != null || config.signalsEnabled(),
+                        config.logicalMessages() == LogicalMessages.EMIT
+                                || snapshot != null
+                                || config.signalsEnabled()
+                                || capture != null,
                         config.streamingMode() == StreamingMode.ON,
                         config.statusInterval(),
                         resume));
@@ -169,7 +183,7 @@ public final class ReplicationSession implements AutoCloseable {
                     activity,
                     new Opened(sql, replication, stream, server, resume),
                     failures,
-                    new SessionSnapshot(snapshot, snapshotSettings));
+                    new SessionSnapshot(snapshot, snapshotSettings, capture));
             if (snapshot != null) {
                 try {
                     snapshot.start();
@@ -200,8 +214,41 @@ public final class ReplicationSession implements AutoCloseable {
         }
     }
 
-    /** The snapshot a session starts with ({@code null}: none), and how the session's snapshots read. */
-    private record SessionSnapshot(SnapshotRunner initial, SnapshotRunner.Settings settings) {}
+    /**
+     * The snapshot a session starts with ({@code null}: none), how the session's snapshots read, and the captured
+     * tables ({@code null}: not tracked).
+     */
+    private record SessionSnapshot(SnapshotRunner initial, SnapshotRunner.Settings settings, TableCapture capture) {}
+
+    /**
+     * With {@code snapshot.new.tables}, the tables captured when the session starts: the stored offset's, or, for a
+     * connector without them (new, or upgraded, or with the option just turned on), the publication's now, whose rows
+     * the initial snapshot sends, or the stream only from now on.
+     */
+    private static TableCapture capture(PgSourceConfig config, Start start, Connection sql) throws SQLException {
+        if (!config.snapshotNewTables()) {
+            return null;
+        }
+        CapturedTables captured;
+        if (start.tables() != null) {
+            try {
+                captured = CapturedTables.parse(start.tables());
+            } catch (IllegalArgumentException e) {
+                throw new ConnectException("The stored source offset of " + config.topicPrefix() + " has captured"
+                        + " tables this version cannot read: " + e.getMessage());
+            }
+        } else {
+            captured = CapturedTables.of(NewTableWatch.published(sql, config.publicationName(), config.signalTable())
+                    .keySet());
+            log.info(
+                    "pglane source {}: snapshot.new.tables tracks the {} tables publication {} sends now; a table"
+                            + " that joins it from here on is snapshotted",
+                    start.connectorName(),
+                    captured.oids().size(),
+                    config.publicationName());
+        }
+        return new TableCapture(config.topicPrefix(), captured);
+    }
 
     /** What {@link #open} has set up when it assembles the session. */
     private record Opened(
@@ -254,14 +301,19 @@ public final class ReplicationSession implements AutoCloseable {
                 activity.lanes());
         OrderedEmitter emitter = new OrderedEmitter(lanes, failures, acks);
         SnapshotStream snapshots = new SnapshotStream(
-                config.topicPrefix(), start.generation(), snapshot, config.signalTable(), progress -> {
+                config.topicPrefix(),
+                start.generation(),
+                snapshot,
+                config.signalTable(),
+                progress -> {
                     SnapshotRunner started = SnapshotRunner.plan(
                             sessionSnapshot.settings(), progress, sql, config.publicationName(), failures);
                     if (started != null) {
                         started.start();
                     }
                     return started;
-                });
+                },
+                sessionSnapshot.capture());
         ReplicationReader.Settings settings = new ReplicationReader.Settings(
                 config.database().address(),
                 replication.identity(),
@@ -289,8 +341,18 @@ public final class ReplicationSession implements AutoCloseable {
         readerThread.setDaemon(true);
         lanes.start();
         readerThread.start();
+        NewTableWatch newTables = sessionSnapshot.capture() == null
+                ? null
+                : NewTableWatch.start(
+                        new NewTableWatch.Settings(
+                                start.connectorName(),
+                                config.topicPrefix(),
+                                config.publicationName(),
+                                config.signalTable(),
+                                config.database()),
+                        CapturedTables.parse(sessionSnapshot.capture().text()));
         return new ReplicationSession(
-                sql, replication, lanes, reader, readerThread, emitter, resume, snapshot, snapshots);
+                sql, replication, lanes, reader, readerThread, emitter, resume, snapshot, snapshots, newTables);
     }
 
     /** The next records in stream order; see {@link OrderedEmitter#poll}. */
@@ -341,6 +403,9 @@ public final class ReplicationSession implements AutoCloseable {
     @Override
     public void close() {
         long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
+        if (newTables != null) {
+            newTables.close();
+        }
         snapshots.close();
         reader.stop();
         // Wakes the reader from its park or its wait on a full lane at once, rather than after the slice.

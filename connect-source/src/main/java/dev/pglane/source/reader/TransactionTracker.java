@@ -1,5 +1,6 @@
 package dev.pglane.source.reader;
 
+import dev.pglane.source.capture.TableCapture;
 import dev.pglane.source.decode.ChangeStamp;
 import dev.pglane.source.decode.StreamItem;
 import dev.pglane.source.pgoutput.BeginMessage;
@@ -30,10 +31,8 @@ import dev.pglane.wire.marker.DataCollectionCount;
 import dev.pglane.wire.marker.Marker;
 import java.sql.SQLException;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +56,7 @@ public final class TransactionTracker {
     private final boolean emitMessages;
     private final SnapshotStream snapshot;
     private final ItemSink sink;
-    private final Set<String> warnedTables = new HashSet<>();
+    private final KeylessTables keylessTables = new KeylessTables();
 
     /** {@code commit_end_lsn} of every offset: the end of the last transaction fully emitted. */
     private Lsn lastEndLsn;
@@ -214,6 +213,10 @@ public final class TransactionTracker {
             signalMessage(message, lsn);
             return;
         }
+        if (TableCapture.isTablesMessage(message.prefix())) {
+            tablesMessage(message, lsn);
+            return;
+        }
         if (!emitMessages) {
             return;
         }
@@ -246,6 +249,35 @@ public final class TransactionTracker {
         OpenTransaction txn = transactionOf("a signal message", lsn);
         if (!txn.skipped()) {
             takeEffect(txn, snapshot.signal(message));
+        }
+    }
+
+    /**
+     * The tables the publication sends, as the connector's new-table watch wrote them into the WAL: the offsets carry
+     * them from the transaction's END on, and the tables that joined are snapshotted. Without {@code
+     * snapshot.new.tables} (no capture), it is another run's, and left.
+     */
+    private void tablesMessage(LogicalDecodingMessage message, Lsn lsn) throws InterruptedException, SQLException {
+        TableCapture capture = snapshot.capture();
+        if (capture == null) {
+            return;
+        }
+        if (insideStream) {
+            log.warn("A tables message at {} is ignored: its transaction was streamed before it committed", lsn);
+            return;
+        }
+        TableCapture.Change change = capture.received(message);
+        if (change == null) {
+            return;
+        }
+        OpenTransaction txn = transactionOf("a tables message", lsn);
+        if (txn.skipped()) {
+            return;
+        }
+        announce(txn); // its END carries the new tables into the offsets
+        txn.tablesFrom(change.after());
+        if (!change.joined().isEmpty()) {
+            takeEffect(txn, snapshot.tablesJoined(change));
         }
     }
 
@@ -318,12 +350,19 @@ public final class TransactionTracker {
                 generation);
     }
 
+    /** The captured tables every offset carries; {@code null} when they are not tracked. */
+    private String tables() {
+        TableCapture capture = snapshot.capture();
+        return capture == null ? null : capture.text();
+    }
+
     private SourceOffset offset(ChangeStamp stamp) {
-        return new SourceOffset(lastEndLsn, generation, stamp.xid(), stamp.ordinal(), stamp.lsn(), snapshotProgress);
+        return new SourceOffset(
+                lastEndLsn, generation, stamp.xid(), stamp.ordinal(), stamp.lsn(), snapshotProgress, tables());
     }
 
     private SourceOffset between(Lsn endLsn) {
-        return new SourceOffset(endLsn, generation, null, null, null, snapshotProgress);
+        return new SourceOffset(endLsn, generation, null, null, null, snapshotProgress, tables());
     }
 
     /** BEGIN goes out lazily, with the first record, so that a transaction with none leaves no trace. */
@@ -339,7 +378,7 @@ public final class TransactionTracker {
     }
 
     private SourceOffset inTransaction(long xid) {
-        return new SourceOffset(lastEndLsn, generation, xid, null, null, snapshotProgress);
+        return new SourceOffset(lastEndLsn, generation, xid, null, null, snapshotProgress, tables());
     }
 
     private OpenTransaction transactionOf(String what, Lsn lsn) {
@@ -390,31 +429,17 @@ public final class TransactionTracker {
         if (txn.changesProgress()) {
             snapshotProgress = txn.progressAfter(); // only the END's offset says the chunk is out
         }
+        if (txn.tablesAfter() != null) {
+            snapshot.capture().committed(txn.tablesAfter());
+        }
         sink.add(new StreamItem.MarkerItem(end, between(lastEndLsn)));
     }
 
     private void relation(RelationMessage message) {
-        RelationMessage scoped = insideStream
-                ? new RelationMessage(
-                        streamXid,
-                        message.relationId(),
-                        message.namespace(),
-                        message.relationName(),
-                        message.replicaIdentity(),
-                        message.columns())
-                : message;
+        RelationMessage scoped = insideStream ? message.scopedTo(streamXid) : message;
         RelationDescriptor relation = relations.apply(scoped);
         snapshot.relationChanged(scoped);
-        char identity = relation.replicaIdentity();
-        String name = relation.schema() + "." + relation.table();
-        if (!relation.hasKey() && (identity == 'n' || identity == 'd') && warnedTables.add(name)) {
-            log.warn(
-                    "Table {} has no replica identity key (REPLICA IDENTITY {}): PostgreSQL cannot send its"
-                            + " updates and deletes with the old key, and pgoutput drops its deletes. Add a primary"
-                            + " key or set REPLICA IDENTITY FULL.",
-                    name,
-                    identity == 'n' ? "NOTHING" : "DEFAULT without a primary key");
-        }
+        keylessTables.warnOnce(relation);
     }
 
     private void streamStart(StreamStartMessage message, Lsn lsn, long receiveMicros) {

@@ -1,5 +1,6 @@
 package dev.pglane.source.snapshot;
 
+import dev.pglane.source.capture.TableCapture;
 import dev.pglane.source.pgoutput.LogicalDecodingMessage;
 import dev.pglane.source.pgoutput.RelationMessage;
 import dev.pglane.source.pgoutput.TupleData;
@@ -30,6 +31,7 @@ public final class SnapshotStream implements AutoCloseable {
     private final String signalSchema;
     private final String signalTable;
     private final Starter starter;
+    private final TableCapture capture;
     /** Written by the reader thread only; read by the metrics too. */
     private volatile SnapshotRunner runner;
 
@@ -76,18 +78,31 @@ public final class SnapshotStream implements AutoCloseable {
 
     /** A stream without signals: {@code runner} is the session's snapshot, or {@code null} when it runs none. */
     public SnapshotStream(String topicPrefix, long generation, SnapshotRunner runner) {
-        this(topicPrefix, generation, runner, null, progress -> {
-            throw new IllegalStateException("no signal table");
-        });
+        this(
+                topicPrefix,
+                generation,
+                runner,
+                null,
+                progress -> {
+                    throw new IllegalStateException("no signal table");
+                },
+                null);
     }
 
     /**
      * @param runner the snapshot the session starts with, or {@code null}
      * @param signalTable {@code schema.table} of the signal table, or {@code null} when signals are off
+     * @param capture the captured tables, whose joined ones this stream snapshots; {@code null} when not tracked
      */
     public SnapshotStream(
-            String topicPrefix, long generation, SnapshotRunner runner, String signalTable, Starter starter) {
+            String topicPrefix,
+            long generation,
+            SnapshotRunner runner,
+            String signalTable,
+            Starter starter,
+            TableCapture capture) {
         this.topicPrefix = topicPrefix;
+        this.capture = capture;
         this.generation = generation;
         this.runner = runner;
         int dot = signalTable == null ? -1 : signalTable.indexOf('.');
@@ -149,6 +164,20 @@ public final class SnapshotStream implements AutoCloseable {
             return SignalOutcome.NONE;
         }
         return signal(signal);
+    }
+
+    /** The captured tables, or {@code null} when {@code snapshot.new.tables} is off. */
+    public TableCapture capture() {
+        return capture;
+    }
+
+    /** Tables that joined the publication: their snapshot starts, or they join the one under way. */
+    public SignalOutcome tablesJoined(TableCapture.Change change) throws SQLException {
+        log.info(
+                "Tables {} joined the publication ({}): their existing rows are snapshotted",
+                change.joined(),
+                change.id());
+        return snapshot(new Signal(change.id(), Signal.Kind.EXECUTE_SNAPSHOT, change.joined(), Map.of()));
     }
 
     private SignalOutcome signal(Signal signal) throws SQLException {
