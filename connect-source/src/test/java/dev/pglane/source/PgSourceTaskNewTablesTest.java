@@ -46,9 +46,16 @@ class PgSourceTaskNewTablesTest {
         SourceTaskServer.pollUntil(task, SourceTaskServer.ends(1));
         createWithRows("joined_run", 3);
         server.sql("ALTER PUBLICATION " + slot + "_pub ADD TABLE public.joined_run");
+        // seconds before the watch notices: a change of a row the target may not have yet
+        server.sql("UPDATE public.joined_run SET note = 'changed on joining' WHERE id = 2");
 
         List<SourceRecord> snapshot = SourceTaskServer.pollUntil(task, tableDone("public.joined_run"));
         assertEquals(Set.of(1, 2, 3), ids(snapshot, "joined_run", Op.READ), "the rows it had when it joined");
+        List<Boolean> updatesPending = snapshot.stream()
+                .filter(r -> marker(r) == null && event(r).op() == Op.UPDATE)
+                .map(r -> event(r).pendingSnapshot())
+                .toList();
+        assertEquals(List.of(true), updatesPending, "the update is marked pending_snapshot");
         long oid = oid("public.joined_run");
         SourceOffset last =
                 SourceOffset.fromMap(snapshot.get(snapshot.size() - 1).sourceOffset());

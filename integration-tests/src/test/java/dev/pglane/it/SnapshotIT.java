@@ -79,7 +79,8 @@ class SnapshotIT {
     @MethodSource("dev.pglane.it.SourceServers#defaultVersion")
     @DisplayName("the source task and then the sink task restart in the middle of the snapshot, which goes on from the"
             + " next chunk; then rows deleted, changed and added on the target by hand are repaired by a snapshot a"
-            + " signal asks for, while the application writes: the target ends equal to the source")
+            + " signal asks for, while the application writes; then a table with rows joins the publication while it is"
+            + " written to (snapshot.new.tables): the target ends equal to the source")
     void restartsInTheMiddleAndASignalRepairsDrift(PostgresVersion version) throws Exception {
         PostgresNode source = servers.of(version);
         PostgresNode target = servers.targetOf(version);
@@ -100,7 +101,9 @@ class SnapshotIT {
                 "signal.kafka.topic",
                 name + "_signals",
                 "signal.kafka.bootstrap.servers",
-                worker.bootstrapServers());
+                worker.bootstrapServers(),
+                "snapshot.new.tables",
+                "true");
         try (SinkConnectorRun run =
                 SinkConnectorRun.start(worker, source, target, name, snapshot, Map.of("apply.workers", "2"))) {
             try (Application application = new Application(source, name, accounts)) {
@@ -155,6 +158,47 @@ class SnapshotIT {
             SqlSession.execute(source, "DELETE FROM " + name + ".pglane_signal");
             run.awaitCatchUp(CATCH_UP);
             assertEqual(run.compare());
+
+            joinATableWithRows(run, source, name);
+            run.awaitCatchUp(CATCH_UP);
+            assertEqual(run.compare());
+        }
+    }
+
+    /**
+     * A table with rows joins the publication while it is written to: snapshot.new.tables sends its rows (30,000 in
+     * chunks of 5,000), and its changes stream on.
+     */
+    private static void joinATableWithRows(SinkConnectorRun run, PostgresNode source, String name) throws Exception {
+        String joined = name + ".joined";
+        SqlSession.execute(
+                source,
+                "CREATE TABLE " + joined + " (id bigint PRIMARY KEY, v integer NOT NULL)",
+                "INSERT INTO " + joined + " SELECT g, 0 FROM generate_series(1, 30000) g");
+        double before = chunksApplied(run);
+        try (Application application =
+                new Application((writing, written) -> writeJoined(source, joined, writing, written))) {
+            SqlSession.execute(source, "ALTER PUBLICATION " + name + " ADD TABLE " + joined);
+            Waits.until("the joined table's chunks", SNAPSHOT, () -> chunksApplied(run) >= before + 6);
+            assertTrue(application.written() > 0, "the joined table was written to meanwhile");
+        }
+    }
+
+    /** Updates, deletes and inserts of the joined table, before and after it joins. */
+    private static void writeJoined(PostgresNode source, String joined, AtomicBoolean writing, AtomicLong written) {
+        long next = 30_001;
+        try (SqlSession session = SqlSession.open(source)) {
+            while (writing.get()) {
+                long id = ThreadLocalRandom.current().nextLong(1, 30_001);
+                session.exec("UPDATE " + joined + " SET v = v + 1 WHERE id = ?", id);
+                session.exec("DELETE FROM " + joined + " WHERE id = ?", id + 7);
+                session.exec("INSERT INTO " + joined + " VALUES (?, 1)", next++);
+                session.commit();
+                written.incrementAndGet();
+                Thread.sleep(2);
+            }
+        } catch (SQLException | InterruptedException e) {
+            throw new IllegalStateException("the joined table's writer failed", e);
         }
     }
 
@@ -173,6 +217,12 @@ class SnapshotIT {
         }
     }
 
+    /** Writes until told to stop, counting its transactions. */
+    @FunctionalInterface
+    private interface WriteLoop {
+        void run(AtomicBoolean writing, AtomicLong written);
+    }
+
     /** The application's writes on a thread of their own, from construction until closed. */
     private static final class Application implements AutoCloseable {
         private final AtomicBoolean writing = new AtomicBoolean(true);
@@ -180,7 +230,11 @@ class SnapshotIT {
         private final Thread thread;
 
         Application(PostgresNode source, String name, int accounts) {
-            thread = new Thread(() -> write(source, name, accounts, writing, written), "application");
+            this((writing, written) -> write(source, name, accounts, writing, written));
+        }
+
+        Application(WriteLoop loop) {
+            thread = new Thread(() -> loop.run(writing, written), "application");
             thread.start();
         }
 

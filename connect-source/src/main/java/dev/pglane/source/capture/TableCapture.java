@@ -64,6 +64,14 @@ public final class TableCapture {
                 "tables-" + message.lsn(), CapturedTables.of(tables.tables().keySet()), joined);
     }
 
+    /**
+     * True if the table of pgoutput's {@code relationId} (its OID) is among the captured ones; false for one that
+     * joined the publication and whose snapshot has not started, so its changes may reach rows a target lacks.
+     */
+    public boolean captures(int relationId) {
+        return captured.contains(Integer.toUnsignedLong(relationId));
+    }
+
     /** The change of a transaction whose END is out holds. */
     public void committed(CapturedTables after) {
         captured = after;

@@ -279,7 +279,9 @@ public final class SnapshotStream implements AutoCloseable {
 
     /** True while the table still has rows to be sent: its changes may reach rows a target lacks. */
     public boolean pending(int relationId) {
-        return runner != null && runner.pending(relationId);
+        return (runner != null && runner.pending(relationId))
+                // a table that joined the publication, whose snapshot has not started yet
+                || (capture != null && !capture.captures(relationId));
     }
 
     /**
@@ -287,8 +289,8 @@ public final class SnapshotStream implements AutoCloseable {
      * table to that point, and a change sent before it would be applied twice.
      */
     public boolean heldBack(int relationId) {
-        if (!pending(relationId)) {
-            return false;
+        if (runner == null || !runner.pending(relationId)) {
+            return false; // a joined table's changes before its snapshot starts precede the chunk's low watermark
         }
         SnapshotTable table = runner.table(relationId);
         return table != null && !table.keyed();
