@@ -24,7 +24,14 @@ final class CopyTextRows {
             text.append("\\N");
             return;
         }
-        for (int i = 0; i < value.length(); i++) {
+        int plain = plainPrefix(value);
+        if (plain == value.length()) {
+            // most values need no escape: copied whole, not a character at a time (the apply workers' top frame)
+            text.append(value);
+            return;
+        }
+        text.append(value, 0, plain);
+        for (int i = plain; i < value.length(); i++) {
             char c = value.charAt(i);
             switch (c) {
                 case '\\' -> text.append("\\\\");
@@ -34,6 +41,17 @@ final class CopyTextRows {
                 default -> text.append(c);
             }
         }
+    }
+
+    /** The length of the start of {@code value} that holds no character COPY needs escaped. */
+    private static int plainPrefix(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\\' || c == '\t' || c == '\n' || c == '\r') {
+                return i;
+            }
+        }
+        return value.length();
     }
 
     /** Ends the current row. */

@@ -8,7 +8,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
-import java.util.Locale;
 
 /**
  * {@code date}, {@code timestamp} and {@code timestamptz} in PostgreSQL's ISO input form,
@@ -64,7 +63,16 @@ final class TemporalText {
     /** {@code YYYY-MM-DD} with the year counted from 1 AD or back from 1 BC, at least four digits. */
     private static String day(LocalDate date) {
         int year = date.getYear() > 0 ? date.getYear() : 1 - date.getYear();
-        return String.format(Locale.ROOT, "%04d-%02d-%02d", year, date.getMonthValue(), date.getDayOfMonth());
+        // by hand, not String.format: a Formatter per date and timestamp value showed in the apply workers' profile
+        StringBuilder day = new StringBuilder(13);
+        String digits = Integer.toString(year);
+        day.append("0000", 0, Math.max(0, 4 - digits.length())).append(digits).append('-');
+        twoDigits(day, date.getMonthValue()).append('-');
+        return twoDigits(day, date.getDayOfMonth()).toString();
+    }
+
+    private static StringBuilder twoDigits(StringBuilder text, int value) {
+        return text.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
     }
 
     private static String era(LocalDate date) {

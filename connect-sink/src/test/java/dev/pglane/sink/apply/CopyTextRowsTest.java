@@ -26,4 +26,13 @@ class CopyTextRowsTest {
         rows.endRow();
         assertEquals("a\\tb\\nc\\rd\\\\e\t\\\\N\n", rows.take());
     }
+
+    @Test
+    void plainValuesOfAnyAlphabetGoInAsTheyAreAndAnEscapeMayComeLast() {
+        CopyTextRows rows = new CopyTextRows(4);
+        rows.value("naïve € 東京");
+        rows.value("ends in a tab\t");
+        rows.endRow();
+        assertEquals("naïve € 東京\tends in a tab\\t\n", rows.take());
+    }
 }
