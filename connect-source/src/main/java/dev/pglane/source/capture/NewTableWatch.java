@@ -82,7 +82,16 @@ public final class NewTableWatch implements AutoCloseable {
         return tables;
     }
 
+    /** The thread alone uses the connection, and closes it when it ends. */
     private void run() {
+        try {
+            watch();
+        } finally {
+            closeConnection();
+        }
+    }
+
+    private void watch() {
         while (!closed) {
             try {
                 Thread.sleep(PERIOD.toMillis());
@@ -151,10 +160,10 @@ public final class NewTableWatch implements AutoCloseable {
         closed = true;
         thread.interrupt();
         try {
-            thread.join(CLOSE_WAIT.toMillis()); // a session closes within seconds; a hung query ends with its socket
+            // a session closes within seconds: a thread still in a query closes its connection once it returns
+            thread.join(CLOSE_WAIT.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        closeConnection();
     }
 }
