@@ -244,7 +244,7 @@ public final class ReplicationSession implements AutoCloseable {
                     "pglane source {}: snapshot.new.tables tracks the {} tables publication {} sends now; a table"
                             + " that joins it from here on is snapshotted",
                     start.connectorName(),
-                    captured.oids().size(),
+                    captured.size(),
                     config.publicationName());
         }
         return new TableCapture(config.topicPrefix(), captured);
