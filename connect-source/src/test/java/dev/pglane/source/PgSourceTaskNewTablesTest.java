@@ -11,9 +11,9 @@ import dev.pglane.source.capture.CapturedTables;
 import dev.pglane.wire.SourceOffset;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.marker.Marker;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -132,10 +132,12 @@ class PgSourceTaskNewTablesTest {
 
     private static long oid(String table) throws SQLException {
         try (var c = server.connect();
-                Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT '" + table + "'::regclass::oid")) {
-            rs.next();
-            return rs.getLong(1);
+                PreparedStatement st = c.prepareStatement("SELECT ?::regclass::oid")) {
+            st.setString(1, table);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 }
