@@ -79,6 +79,7 @@ final class ApplyPipeline implements AutoCloseable {
             TargetCatalog catalog = new TargetCatalog(endpoint, appName + "-catalog");
             TableEvolution evolution = new TableEvolution(
                     config.autoCreate(), config.autoEvolve(), new TargetTypes(endpoint, appName + "-catalog"));
+            boolean snapshotTruncate = config.snapshotTargetPrepare() == SnapshotTargetPrepare.TRUNCATE;
             ApplySettings settings = new ApplySettings(
                     config.conflictPolicy(),
                     config.synchronousCommit(),
@@ -87,7 +88,8 @@ final class ApplyPipeline implements AutoCloseable {
                     config.applyPipeline(),
                     config.truncateCascade(),
                     config.applyLockTimeout(),
-                    config.applyStatementTimeout());
+                    config.applyStatementTimeout(),
+                    snapshotTruncate);
             List<TransactionApplier> workers = new ArrayList<>();
             for (int i = 0; i < config.applyWorkers(); i++) {
                 ApplySession session =
@@ -97,7 +99,7 @@ final class ApplyPipeline implements AutoCloseable {
             }
             BlockingMonitor monitor = new BlockingMonitor(endpoint, appName + "-monitor");
             opened.add(monitor);
-            WriteSetBuilder writeSets = new WriteSetBuilder(mapping, catalog::lookup);
+            WriteSetBuilder writeSets = new WriteSetBuilder(mapping, catalog::lookup, snapshotTruncate);
             SchedulerSettings schedulerSettings = new SchedulerSettings(
                     config.deadlockCheckInterval(), config.applyRetryMax(), HISTORY_MAX_KEYS, appName);
             ApplyScheduler scheduler = new ApplyScheduler(workers, monitor, writeSets::of, schedulerSettings, metrics);

@@ -105,6 +105,18 @@ public final class PgSinkConfig extends AbstractConfig {
             + " exist only on the target included.";
     static final boolean TRUNCATE_CASCADE_DEFAULT = false;
 
+    public static final String SNAPSHOT_TARGET_PREPARE = "snapshot.target.prepare";
+    static final String SNAPSHOT_TARGET_PREPARE_DOC = "What a snapshot that reads a source table whole does to its"
+            + " target table first. none: each chunk overwrites its rows and deletes the rows of its key range it"
+            + " does not hold. truncate: the table's first chunk empties it (TRUNCATE, or DELETE when another target"
+            + " table references it; never cascading), so every chunk goes in by COPY: for initial loads into a"
+            + " target that holds old rows. The table is then partly loaded until its last chunk, also during a"
+            + " re-snapshot a signal starts; a filtered re-snapshot never empties it. Needs TRUNCATE (or DELETE) on"
+            + " the target tables.";
+    static final String SNAPSHOT_TARGET_PREPARE_DEFAULT = EnumChoice.valueOf(SnapshotTargetPrepare.NONE);
+    static final EnumChoice<SnapshotTargetPrepare> SNAPSHOT_TARGET_PREPARES =
+            EnumChoice.of(SnapshotTargetPrepare.class);
+
     public static final String SYNCHRONOUS_COMMIT = "synchronous.commit";
     static final String SYNCHRONOUS_COMMIT_DOC = "synchronous_commit of the apply sessions. off is safe: progress"
             + " commits with the changes, and one synchronous commit precedes each consumer offset commit.";
@@ -295,6 +307,10 @@ public final class PgSinkConfig extends AbstractConfig {
         return getBoolean(TRUNCATE_CASCADE);
     }
 
+    public SnapshotTargetPrepare snapshotTargetPrepare() {
+        return SNAPSHOT_TARGET_PREPARES.parse(getString(SNAPSHOT_TARGET_PREPARE));
+    }
+
     public SynchronousCommit synchronousCommit() {
         return SYNCHRONOUS_COMMITS.parse(getString(SYNCHRONOUS_COMMIT));
     }
@@ -454,5 +470,12 @@ public final class PgSinkConfig extends AbstractConfig {
                 .define(BOOLEAN, AUTO_CREATE_DEFAULT, null, MEDIUM, AUTO_CREATE_DOC);
         group.key(AUTO_EVOLVE, "Add missing columns", Width.SHORT)
                 .define(BOOLEAN, AUTO_EVOLVE_DEFAULT, null, MEDIUM, AUTO_EVOLVE_DOC);
+        group.key(SNAPSHOT_TARGET_PREPARE, "Before a whole-table snapshot", Width.SHORT)
+                .define(
+                        STRING,
+                        SNAPSHOT_TARGET_PREPARE_DEFAULT,
+                        SNAPSHOT_TARGET_PREPARES,
+                        MEDIUM,
+                        SNAPSHOT_TARGET_PREPARE_DOC);
     }
 }

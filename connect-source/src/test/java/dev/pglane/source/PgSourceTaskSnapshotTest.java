@@ -73,6 +73,15 @@ class PgSourceTaskSnapshotTest {
         assertEquals(1, chunkEnds.stream().filter(e -> e.snapshot().tableDone()).count());
         assertTrue(chunkEnds.get(chunkEnds.size() - 1).snapshot().snapshotDone());
         assertEquals(
+                0, chunkEnds.get(0).snapshot().chunk(), "with two threads, the table's first chunk goes out first");
+        assertEquals(
+                List.of(0L),
+                chunkEnds.stream()
+                        .filter(e -> e.snapshot().tableStart())
+                        .map(e -> e.snapshot().chunk())
+                        .toList(),
+                "only the first chunk opens the read of the whole table");
+        assertEquals(
                 1000L, chunkEnds.stream().mapToLong(Marker.End::eventCount).sum(), "each END counts its chunk's rows");
         List<SnapshotChunk> inKeyOrder = chunkEnds.stream()
                 .map(Marker.End::snapshot)
@@ -162,7 +171,12 @@ class PgSourceTaskSnapshotTest {
                         .toString());
 
         PgSourceTask second = server.start(props, new HashMap<>(thirdEnd.sourceOffset()));
-        List<Integer> sentAfter = readIds(SourceTaskServer.pollUntil(second, snapshotDone()));
+        List<SourceRecord> resumed = SourceTaskServer.pollUntil(second, snapshotDone());
+        assertTrue(
+                ends(resumed).stream()
+                        .noneMatch(e -> e.snapshot() != null && e.snapshot().tableStart()),
+                "a run resumed past the table's start opens no read of the whole table, so a target is not emptied");
+        List<Integer> sentAfter = readIds(resumed);
         assertEquals(700, sentAfter.size(), "the second run sends only the chunks the first did not finish");
         List<Integer> all = new ArrayList<>(sentBefore);
         all.addAll(sentAfter);

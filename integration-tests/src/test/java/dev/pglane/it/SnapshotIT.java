@@ -4,6 +4,7 @@ import static dev.pglane.it.SinkReplicationIT.assertEqual;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.logging.LogCapture;
 import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.it.stack.PostgresVersion;
 import dev.pglane.it.stack.TaskMetrics;
@@ -49,17 +50,31 @@ class SnapshotIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.pglane.it.SourceServers#versions")
     @DisplayName("existing rows of a large, a keyless, an every-type and a partitioned table arrive while the"
-            + " application writes to them; the slot keeps moving, and the target ends equal to the source")
+            + " application writes to them, into a target holding old rows that snapshot.target.prepare=truncate"
+            + " empties first; the slot keeps moving, and the target ends equal to the source")
     void existingRowsArriveUnderLoad(PostgresVersion version) throws Exception {
         PostgresNode source = servers.of(version);
         PostgresNode target = servers.targetOf(version);
         String name = "snap_pg" + version.major();
         int accounts = version.equals(PostgresVersion.fromProperty()) ? ACCOUNTS : ACCOUNTS / 10;
         seed(source, target, name, accounts);
+        // Old rows the source does not have, on both sides of its keys, and a table only the target has that
+        // references one of the snapshotted tables (which is therefore emptied by DELETE, not TRUNCATE).
+        SqlSession.execute(
+                target,
+                "CREATE TABLE " + name + ".accounts (id bigint PRIMARY KEY, balance integer NOT NULL, note text)",
+                "INSERT INTO " + name + ".accounts SELECT g, -1, 'old' FROM generate_series(-100, 100) g",
+                "INSERT INTO " + name + ".accounts VALUES (" + 10L * accounts + ", -1, 'old, past the end')",
+                "CREATE TABLE " + name + ".events (kind text, body text)",
+                "INSERT INTO " + name + ".events SELECT 'old', 'old ' || g FROM generate_series(1, 50) g",
+                "CREATE TABLE " + name + ".account_notes (id int PRIMARY KEY, account_id bigint REFERENCES " + name
+                        + ".accounts)",
+                "INSERT INTO " + name + ".account_notes VALUES (1, -5)");
 
         Map<String, String> snapshot = Map.of("snapshot.mode", "initial", "snapshot.threads", "2");
-        try (SinkConnectorRun run =
-                SinkConnectorRun.start(worker, source, target, name, snapshot, Map.of("apply.workers", "2"))) {
+        Map<String, String> sink = Map.of("apply.workers", "2", "snapshot.target.prepare", "truncate");
+        try (LogCapture log = LogCapture.start();
+                SinkConnectorRun run = SinkConnectorRun.start(worker, source, target, name, snapshot, sink)) {
             long written;
             try (Application application = new Application(source, name, accounts)) {
                 List<Lsn> confirmed = confirmedWhileSnapshotting(run, source);
@@ -72,6 +87,35 @@ class SnapshotIT {
             run.awaitCatchUp(CATCH_UP);
             assertEqual(run.compare());
             assertTrue(TaskMetrics.value(run.sinkName(), "snapshot-tables-done") >= 5, "every table's last chunk");
+            List<String> emptied = log.lines().stream()
+                    .filter(l -> l.contains(" emptied " + name + "."))
+                    .toList();
+            // the old rows the application never touches (ids -100 to 0 and the one past the end), and whatever
+            // else the stream left before the table's first chunk
+            java.util.regex.Matcher deleted = java.util.regex.Pattern.compile(
+                            "emptied " + name + "\\.accounts \\(DELETE of (\\d+) rows, as another table")
+                    .matcher(String.join("\n", emptied));
+            assertTrue(deleted.find(), emptied.toString());
+            assertTrue(Long.parseLong(deleted.group(1)) >= 102, emptied.toString());
+            assertEquals(
+                    1,
+                    emptied.stream()
+                            .filter(l -> l.contains(name + ".accounts ("))
+                            .count(),
+                    emptied.toString());
+            assertEquals(
+                    1,
+                    emptied.stream()
+                            .filter(l -> l.contains(name + ".events (TRUNCATE)"))
+                            .count(),
+                    emptied.toString());
+        }
+        try (SqlSession session = SqlSession.open(target)) {
+            assertEquals(
+                    "1:-5",
+                    session.queryValue(
+                            "SELECT string_agg(id || ':' || account_id, ',') FROM " + name + ".account_notes"),
+                    "the table only the target has keeps its rows: nothing cascades");
         }
     }
 

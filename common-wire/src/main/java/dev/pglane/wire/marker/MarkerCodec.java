@@ -60,6 +60,7 @@ public final class MarkerCodec {
             .field("table_done", Schema.BOOLEAN_SCHEMA)
             .field("snapshot_done", Schema.BOOLEAN_SCHEMA)
             .field("range", KEY_RANGE_SCHEMA)
+            .field("table_start", Schema.OPTIONAL_BOOLEAN_SCHEMA)
             .build();
 
     /** The marker value schema, version {@value #VERSION}. */
@@ -195,13 +196,19 @@ public final class MarkerCodec {
             return null;
         }
         StructReader s = StructReader.of(block, SNAPSHOT_CHUNK_SCHEMA_NAME, "marker snapshot");
-        return new SnapshotChunk(
-                s.requiredString("snapshot_id"),
-                s.requiredString("table"),
-                s.requiredAtLeast("chunk", 0),
-                s.requiredBoolean("table_done"),
-                s.requiredBoolean("snapshot_done"),
-                readRange(s.optionalStruct("range")));
+        boolean tableStart = Boolean.TRUE.equals(s.optionalBoolean("table_start"));
+        try {
+            return new SnapshotChunk(
+                    s.requiredString("snapshot_id"),
+                    s.requiredString("table"),
+                    s.requiredAtLeast("chunk", 0),
+                    s.requiredBoolean("table_done"),
+                    s.requiredBoolean("snapshot_done"),
+                    readRange(s.optionalStruct("range")),
+                    tableStart);
+        } catch (IllegalArgumentException e) {
+            throw s.invalid("table_start", tableStart, e.getMessage());
+        }
     }
 
     private static SnapshotChunk.KeyRange readRange(Struct block) {
@@ -227,7 +234,8 @@ public final class MarkerCodec {
                 .put("chunk", chunk.chunk())
                 .put("table_done", chunk.tableDone())
                 .put("snapshot_done", chunk.snapshotDone())
-                .put("range", chunk.range() == null ? null : range(chunk.range()));
+                .put("range", chunk.range() == null ? null : range(chunk.range()))
+                .put("table_start", chunk.tableStart() ? Boolean.TRUE : null);
     }
 
     private static Struct range(SnapshotChunk.KeyRange range) {

@@ -18,9 +18,19 @@ import java.util.Objects;
  * @param range the key range the chunk covers: at this point of the stream the table holds exactly the chunk's rows
  *     in it, so a consumer deletes the rows it has in the range that the chunk does not hold; {@code null} from
  *     sources that did not send it (then nothing is deleted)
+ * @param tableStart the chunk opens a read of the whole table: it starts at the table's start, the snapshot takes
+ *     every row (no filter), and no other chunk of the table was read before the stream passed this one, so every
+ *     later chunk of the table follows it in commit order and covers the rest. A consumer may empty its table before
+ *     applying it. False from sources that did not send it.
  */
 public record SnapshotChunk(
-        String snapshotId, String table, long chunk, boolean tableDone, boolean snapshotDone, KeyRange range) {
+        String snapshotId,
+        String table,
+        long chunk,
+        boolean tableDone,
+        boolean snapshotDone,
+        KeyRange range,
+        boolean tableStart) {
 
     /**
      * A range of a table's key.
@@ -51,7 +61,13 @@ public record SnapshotChunk(
 
     /** A chunk of a source that did not send its range. */
     public SnapshotChunk(String snapshotId, String table, long chunk, boolean tableDone, boolean snapshotDone) {
-        this(snapshotId, table, chunk, tableDone, snapshotDone, null);
+        this(snapshotId, table, chunk, tableDone, snapshotDone, null, false);
+    }
+
+    /** A chunk that does not open a read of its whole table. */
+    public SnapshotChunk(
+            String snapshotId, String table, long chunk, boolean tableDone, boolean snapshotDone, KeyRange range) {
+        this(snapshotId, table, chunk, tableDone, snapshotDone, range, false);
     }
 
     public SnapshotChunk {
@@ -59,6 +75,10 @@ public record SnapshotChunk(
         Objects.requireNonNull(table, "table");
         if (chunk < 0) {
             throw new IllegalArgumentException("chunk must not be negative: " + chunk);
+        }
+        if (tableStart && (range == null || range.lower() != null)) {
+            throw new IllegalArgumentException("chunk " + chunk + " of " + table
+                    + " cannot open a read of the whole table without a range from the table's start");
         }
         if (snapshotDone && !tableDone) {
             throw new IllegalArgumentException("a snapshot cannot be done while its table " + table + " is not");

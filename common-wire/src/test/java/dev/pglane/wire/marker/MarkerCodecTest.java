@@ -57,6 +57,21 @@ class MarkerCodecTest {
         assertNull(snapshot.getStruct("range").get("upper"), "to the table's end");
         assertNull(MarkerCodec.toStruct(MarkerSamples.end()).get("snapshot"));
         assertThrows(IllegalArgumentException.class, () -> new SnapshotChunk("1", "public.orders", 0, false, true));
+        assertNull(snapshot.get("table_start"), "sent only when true, as older sources left it out");
+        Marker.End read = (Marker.End) MarkerCodec.fromStruct(MarkerCodec.toStruct(MarkerSamples.snapshotEnd()));
+        assertFalse(read.snapshot().tableStart());
+    }
+
+    @Test
+    void onlyAChunkFromTheTablesStartMayOpenAReadOfTheWholeTable() {
+        Struct first = MarkerCodec.toStruct(MarkerSamples.tableStartEnd());
+        assertEquals(Boolean.TRUE, first.getStruct("snapshot").get("table_start"));
+        Struct forged = MarkerCodec.toStruct(MarkerSamples.snapshotEnd());
+        forged.getStruct("snapshot").put("table_start", true);
+        assertEquals(
+                "marker snapshot field 'table_start': chunk 7 of public.orders cannot open a read of the whole table"
+                        + " without a range from the table's start (value: true)",
+                failure(forged));
     }
 
     @Test

@@ -41,6 +41,26 @@ public final class MarkerSamples {
                         new SnapshotChunk.KeyRange(List.of("region", "id"), List.of("eu", "70"), null)));
     }
 
+    /** The END of a table's first chunk, which opens a read of the whole table. */
+    public static Marker.End tableStartEnd() {
+        return new Marker.End(
+                4,
+                573,
+                Lsn.parse("0/32B6000"),
+                Lsn.parse("0/32B6030"),
+                1_700_000_000_300_000L,
+                0,
+                List.of(),
+                new SnapshotChunk(
+                        "1700000000000",
+                        "public.items",
+                        0,
+                        false,
+                        false,
+                        new SnapshotChunk.KeyRange(List.of("id"), null, List.of("5000")),
+                        true));
+    }
+
     public static List<Marker> all() {
         return List.of(
                 new Marker.Begin(4, 571, Lsn.parse("0/32B3B48"), 1_700_000_000_000_001L),
@@ -49,6 +69,7 @@ public final class MarkerSamples {
                 new Marker.Abort(4, 1_700_000_002_000L, 571, 571, Lsn.INVALID),
                 new Marker.Start(5, 1_700_000_003_000L, Lsn.parse("0/32B3B78")),
                 new Marker.Heartbeat(5, 1_700_000_004_000L, Lsn.parse("0/40000000")),
-                snapshotEnd());
+                snapshotEnd(),
+                tableStartEnd());
     }
 }

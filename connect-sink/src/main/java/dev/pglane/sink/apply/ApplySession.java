@@ -12,10 +12,7 @@ import dev.pglane.sink.schedule.TransactionApplier;
 import dev.pglane.sink.target.TableEvolution;
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.sink.target.TargetCatalog;
-import dev.pglane.sink.target.TargetTable;
-import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.envelope.TruncateInfo;
-import dev.pglane.wire.marker.SnapshotChunk;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -59,6 +56,7 @@ public final class ApplySession implements TransactionApplier {
     private final boolean truncateCascade;
     private final StatementPipeline pipeline;
     private final ChunkCopy chunkCopy;
+    private final ChunkPreparation chunks;
     /** True while {@link #applyPipelined} runs: {@link #flush} queues instead of sending. */
     private boolean pipelined;
     /** Transactions still to apply statement by statement after a redo. */
@@ -93,6 +91,7 @@ public final class ApplySession implements TransactionApplier {
         this.pipeline = new StatementPipeline(new StatementCache(connection, MAX_COMPOSITES));
         this.writer = new RowWriter(statements, new ConflictHandler(settings.conflictPolicy(), conflicts));
         this.chunkCopy = new ChunkCopy(connection, plans);
+        this.chunks = new ChunkPreparation(connection, plans, settings.snapshotTruncate());
     }
 
     /**
@@ -147,23 +146,25 @@ public final class ApplySession implements TransactionApplier {
     @Override
     public void apply(SourceTransaction tx) throws SQLException {
         long started = System.nanoTime();
+        boolean emptied = chunks.emptyTable(tx);
         if (chunkCopy.load(tx)) {
             logApplied(tx, started, "by COPY");
             return;
         }
         if (pipelineEnabled && separateLeft == 0) {
-            if (applyPipelined(tx)) {
+            if (applyPipelined(tx, emptied)) {
                 logApplied(tx, started, "as one pipeline");
                 return;
             }
             log.debug("{} did not fit as one pipeline; applying it statement by statement", tx.describe());
             rollback();
+            emptied = false;
             redone++;
             separateLeft = SEPARATE_AFTER_REDO;
         } else if (separateLeft > 0) {
             separateLeft--;
         }
-        applySeparately(tx);
+        applySeparately(tx, emptied);
         logApplied(tx, started, "statement by statement");
     }
 
@@ -174,9 +175,9 @@ public final class ApplySession implements TransactionApplier {
      * @return false if a row did not fit, a statement failed, or the transaction truncates: the caller
      *     rolls back and applies it statement by statement
      */
-    private boolean applyPipelined(SourceTransaction tx) throws SQLException {
+    private boolean applyPipelined(SourceTransaction tx, boolean emptied) throws SQLException {
         discardPending();
-        deleteStrays(tx);
+        prepareChunk(tx, emptied);
         pipelined = true;
         try {
             for (ChangeRecord record : tx.changes()) {
@@ -202,9 +203,9 @@ public final class ApplySession implements TransactionApplier {
         }
     }
 
-    private void applySeparately(SourceTransaction tx) throws SQLException {
+    private void applySeparately(SourceTransaction tx, boolean emptied) throws SQLException {
         discardPending();
-        deleteStrays(tx);
+        prepareChunk(tx, emptied);
         for (ChangeRecord record : tx.changes()) {
             switch (record.event().op()) {
                 case MESSAGE -> {
@@ -215,6 +216,13 @@ public final class ApplySession implements TransactionApplier {
             }
         }
         flush(tx);
+    }
+
+    /** What a chunk does before its rows, unless its table was emptied in this target transaction already. */
+    private void prepareChunk(SourceTransaction tx, boolean emptied) throws SQLException {
+        if (!emptied) {
+            chunks.prepare(tx);
+        }
     }
 
     private static void logApplied(SourceTransaction tx, long started, String how) {
@@ -308,49 +316,6 @@ public final class ApplySession implements TransactionApplier {
         truncated.clear();
         truncateRecords.clear();
         truncateOptions = null;
-    }
-
-    /**
-     * A snapshot chunk first deletes the target's rows of its key range that it does not hold (see
-     * {@link StrayRows}); its table is that of its records. A chunk without records names its table only by
-     * {@code schema.table} text, which is not checked like a record, so its range is left as it is, with a WARN.
-     */
-    private void deleteStrays(SourceTransaction tx) throws SQLException {
-        SnapshotChunk chunk = tx.end().snapshot();
-        if (chunk == null || chunk.range() == null) {
-            return;
-        }
-        ChangeRecord first = null;
-        for (ChangeRecord record : tx.changes()) {
-            if (record.event().op() == Op.READ) {
-                first = record;
-                break;
-            }
-        }
-        if (first == null) {
-            log.warn(
-                    "Snapshot chunk {} of {} ({}) holds no rows: rows the target has in its key range are not checked"
-                            + " against the source",
-                    chunk.chunk(),
-                    chunk.table(),
-                    tx.describe());
-            return;
-        }
-        TableName table = plans.targetOf(first.event());
-        TargetTable target = plans.target(table).orElse(null);
-        if (target == null) {
-            return; // created by this chunk's first row: nothing of it to delete
-        }
-        int deleted = StrayRows.delete(connection, table, target, chunk.range(), tx.changes());
-        if (deleted > 0) {
-            log.info(
-                    "Snapshot chunk {} of {} deleted {} rows of {} that the source no longer has in its key range ({})",
-                    chunk.chunk(),
-                    chunk.table(),
-                    deleted,
-                    table,
-                    tx.describe());
-        }
     }
 
     @Override

@@ -16,6 +16,8 @@ import java.time.Duration;
  * @param truncateCascade whether a source TRUNCATE ... CASCADE cascades on the target too
  * @param lockTimeout the sessions' {@code lock_timeout}, zero for none
  * @param statementTimeout the sessions' {@code statement_timeout}, zero for none
+ * @param snapshotTruncate whether the chunk that opens a snapshot's read of a whole table empties its target table
+ *     first ({@code snapshot.target.prepare=truncate})
  */
 public record ApplySettings(
         ConflictPolicy conflictPolicy,
@@ -25,7 +27,8 @@ public record ApplySettings(
         boolean pipeline,
         boolean truncateCascade,
         Duration lockTimeout,
-        Duration statementTimeout) {
+        Duration statementTimeout,
+        boolean snapshotTruncate) {
 
     public ApplySettings {
         if (batchMaxRows < 1) {

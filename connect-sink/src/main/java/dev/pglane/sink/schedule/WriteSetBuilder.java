@@ -9,6 +9,7 @@ import dev.pglane.sink.target.TargetTable;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.envelope.RowImage;
+import dev.pglane.wire.marker.SnapshotChunk;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -31,19 +32,29 @@ import org.apache.kafka.connect.data.Struct;
 public final class WriteSetBuilder {
     private final TableMapping mapping;
     private final Function<TableName, Optional<TargetTable>> catalog;
+    private final boolean snapshotTruncate;
 
     /**
      * @param mapping maps each record's source table to its target table
      * @param catalog the target tables as currently known; empty for a table that does not exist yet
+     * @param snapshotTruncate whether the chunk that opens a snapshot's read of a whole table empties its target
+     *     table first ({@code snapshot.target.prepare=truncate})
      */
-    public WriteSetBuilder(TableMapping mapping, Function<TableName, Optional<TargetTable>> catalog) {
+    public WriteSetBuilder(
+            TableMapping mapping, Function<TableName, Optional<TargetTable>> catalog, boolean snapshotTruncate) {
         this.mapping = mapping;
         this.catalog = catalog;
+        this.snapshotTruncate = snapshotTruncate;
     }
 
     public WriteSet of(SourceTransaction tx) {
         if (tx.changes().spilled()) {
             return WriteSet.barrier(tx.describe() + " was spilled to disk, too large to track by key");
+        }
+        SnapshotChunk chunk = tx.end().snapshot();
+        if (snapshotTruncate && chunk != null && chunk.tableStart()) {
+            // it locks its whole table; applied beside a later change of the table, the two would deadlock
+            return WriteSet.barrier(tx.describe() + " empties its table before its rows (snapshot.target.prepare)");
         }
         return new Collector().collect(tx);
     }

@@ -66,6 +66,19 @@ class ApplySessionTest {
             boolean pipeline,
             boolean truncateCascade)
             throws SQLException {
+        return open(target, policy, batchMaxRows, autoCreate, listener, pipeline, truncateCascade, false);
+    }
+
+    static ApplySession open(
+            TargetServer target,
+            ConflictPolicy policy,
+            int batchMaxRows,
+            boolean autoCreate,
+            ConflictListener listener,
+            boolean pipeline,
+            boolean truncateCascade,
+            boolean snapshotTruncate)
+            throws SQLException {
         return ApplySession.open(
                 target.endpoint(),
                 3,
@@ -77,7 +90,8 @@ class ApplySessionTest {
                         pipeline,
                         truncateCascade,
                         Duration.ofSeconds(30),
-                        Duration.ofMinutes(5)),
+                        Duration.ofMinutes(5),
+                        snapshotTruncate),
                 new TableMapping("${schema}.${table}"),
                 new TargetCatalog(target.endpoint(), "apply-test-catalog"),
                 new TableEvolution(autoCreate, false, new TargetTypes(target.endpoint(), "apply-session-test")),

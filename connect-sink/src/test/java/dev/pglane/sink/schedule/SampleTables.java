@@ -17,6 +17,7 @@ import dev.pglane.wire.envelope.TransactionInfo;
 import dev.pglane.wire.envelope.TruncateInfo;
 import dev.pglane.wire.marker.DataCollectionCount;
 import dev.pglane.wire.marker.Marker;
+import dev.pglane.wire.marker.SnapshotChunk;
 import dev.pglane.wire.types.Column;
 import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
@@ -75,8 +76,13 @@ final class SampleTables {
 
     /** A write-set builder over {@link #TARGETS} with the identity table mapping. */
     static WriteSetBuilder writeSets() {
+        return writeSets(false);
+    }
+
+    /** The same, for a sink whose whole-table snapshots empty their target tables first, or not. */
+    static WriteSetBuilder writeSets(boolean snapshotTruncate) {
         Function<TableName, Optional<TargetTable>> catalog = name -> Optional.ofNullable(TARGETS.get(name));
-        return new WriteSetBuilder(new TableMapping("${schema}.${table}"), catalog);
+        return new WriteSetBuilder(new TableMapping("${schema}.${table}"), catalog, snapshotTruncate);
     }
 
     static Struct account(int id, String email, long balance) {
@@ -96,6 +102,7 @@ final class SampleTables {
         private final long xid;
         private final List<ChangeEvent> events = new ArrayList<>();
         private boolean spilled;
+        private SnapshotChunk chunk;
 
         TxBuilder(long xid) {
             this.xid = xid;
@@ -130,6 +137,12 @@ final class SampleTables {
             return this;
         }
 
+        /** Makes the transaction a snapshot chunk. */
+        TxBuilder snapshotChunk(SnapshotChunk snapshot) {
+            chunk = snapshot;
+            return this;
+        }
+
         TxBuilder spilled() {
             spilled = true;
             return this;
@@ -149,7 +162,7 @@ final class SampleTables {
                     : List.of(new DataCollectionCount("public.all", records.size(), PARTITION.topic()));
             Lsn end = Lsn.valueOf(xid * 0x100 + 0x30);
             Marker.End marker = new Marker.End(
-                    1, xid, Lsn.valueOf(xid * 0x100), end, 1_700_000_000_000_000L + xid, records.size(), counts);
+                    1, xid, Lsn.valueOf(xid * 0x100), end, 1_700_000_000_000_000L + xid, records.size(), counts, chunk);
             return new SourceTransaction(
                     marker, xid, Map.of(PARTITION, xid * 1000), new ListedChanges(records, spilled));
         }

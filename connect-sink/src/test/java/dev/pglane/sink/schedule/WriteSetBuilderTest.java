@@ -19,6 +19,7 @@ import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.envelope.LogicalMessage;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.envelope.RowImage;
+import dev.pglane.wire.marker.SnapshotChunk;
 import dev.pglane.wire.types.Column;
 import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
@@ -138,10 +139,40 @@ class WriteSetBuilderTest {
     }
 
     @Test
+    void aChunkThatEmptiesItsTableFirstIsABarrierAndNoOtherChunkIs() {
+        SnapshotChunk.KeyRange fromStart = new SnapshotChunk.KeyRange(List.of("id"), null, List.of("100"));
+        SnapshotChunk opening = new SnapshotChunk("7", "public.audit", 0, false, false, fromStart, true);
+        SnapshotChunk later = new SnapshotChunk(
+                "7", "public.audit", 1, true, true, new SnapshotChunk.KeyRange(List.of("id"), List.of("100"), null));
+        WriteSet first = SampleTables.writeSets(true)
+                .of(new TxBuilder(10)
+                        .read("audit", audit("a"))
+                        .snapshotChunk(opening)
+                        .build());
+        assertTrue(first.isBarrier(), "its TRUNCATE locks the table");
+        assertTrue(first.toString().contains("empties its table"), first.toString());
+        assertFalse(SampleTables.writeSets(true)
+                .of(new TxBuilder(11)
+                        .read("audit", audit("b"))
+                        .snapshotChunk(later)
+                        .build())
+                .isBarrier());
+        assertFalse(
+                SampleTables.writeSets(false)
+                        .of(new TxBuilder(12)
+                                .read("audit", audit("c"))
+                                .snapshotChunk(opening)
+                                .build())
+                        .isBarrier(),
+                "with snapshot.target.prepare=none the first chunk empties nothing");
+    }
+
+    @Test
     void tableMissingFromTheTargetIsABarrier() {
         WriteSetBuilder noItems = new WriteSetBuilder(
                 new TableMapping("${schema}.${table}"),
-                name -> name.equals(ITEMS) ? Optional.empty() : Optional.of(SampleTables.TARGETS.get(name)));
+                name -> name.equals(ITEMS) ? Optional.empty() : Optional.of(SampleTables.TARGETS.get(name)),
+                false);
         WriteSet writes =
                 noItems.of(new TxBuilder(10).insert("items", item(1, 1, 1)).build());
         assertTrue(writes.isBarrier());
@@ -178,7 +209,8 @@ class WriteSetBuilderTest {
                                 target.primaryKey(),
                                 target.uniqueKeys(),
                                 target.foreignKeys()))
-                        : Optional.empty());
+                        : Optional.empty(),
+                false);
         WriteSet writes = mapped.of(
                 new TxBuilder(10).insert("accounts", account(1, null, 1)).build());
         assertEquals(Set.of(key(archived, "id", 1)), writes.keys());

@@ -314,7 +314,8 @@ public final class SnapshotRunner implements AutoCloseable {
                 chunk.index(),
                 tableDone,
                 progress.complete(),
-                range(chunk));
+                range(chunk),
+                chunk.tableStart());
     }
 
     /**

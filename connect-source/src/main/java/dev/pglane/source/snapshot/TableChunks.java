@@ -30,6 +30,9 @@ final class TableChunks {
     private boolean cutting;
 
     private long nextIndex;
+    /** The index of the chunk that opens a read of the whole table, once cut; see {@link #cuttable}. */
+    private Long startOut;
+
     private final TreeMap<Long, Chunk> out = new TreeMap<>();
 
     /** @param filter the rows a signal asks for, or {@code null}: all */
@@ -65,9 +68,14 @@ final class TableChunks {
         return allCut;
     }
 
-    /** True if another chunk can be cut now: not all are, and no thread is cutting one. */
+    /**
+     * True if another chunk can be cut now: not all are, no thread is cutting one, and the chunk that opens a read of
+     * the whole table is not out. That chunk goes out alone, so every other chunk of the table is read after the
+     * stream passed it and follows it in commit order: a target may empty the table when it applies that chunk
+     * ({@code snapshot.target.prepare}) without undoing a chunk applied before. It costs one chunk's time per table.
+     */
     boolean cuttable() {
-        return !allCut && !cutting;
+        return !allCut && !cutting && !(startOut != null && out.containsKey(startOut));
     }
 
     /** Claims the table for cutting its next chunk; the claimer then calls {@link #nextUpper} and {@link #cut}. */
@@ -91,8 +99,12 @@ final class TableChunks {
     /** Cuts the next chunk at {@code upper} ({@code null}: the last) and ends the claim; under the runner's lock. */
     Chunk cut(ChunkBound upper) {
         cutting = false;
-        Chunk chunk = new Chunk(table, nextIndex++, next, upper == null ? end : upper, where);
+        boolean tableStart = next == null && !filtered;
+        Chunk chunk = new Chunk(table, nextIndex++, next, upper == null ? end : upper, where, tableStart);
         out.put(chunk.index(), chunk);
+        if (tableStart) {
+            startOut = chunk.index();
+        }
         next = upper;
         allCut = upper == null;
         return chunk;

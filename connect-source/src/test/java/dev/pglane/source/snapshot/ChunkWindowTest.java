@@ -32,7 +32,7 @@ class ChunkWindowTest {
 
     @Test
     void changesTheSnapshotAlreadySawLeaveTheRowsAsRead() {
-        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
+        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null, null, false));
         window.changed(99, Op.UPDATE, null, row("1", "seen"));
         window.changed(105, Op.DELETE, row("2", null), null);
         List<TupleData> rows = List.of(row("1", "seen"), row("3", "c"));
@@ -41,7 +41,7 @@ class ChunkWindowTest {
 
     @Test
     void changesItDidNotSeeAreReplayedKeepingUnchangedToastFromTheRowRead() {
-        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
+        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null, null, false));
         window.changed(103, Op.UPDATE, null, toastUnchanged("1"));
         window.changed(110, Op.DELETE, row("2", null), null);
         window.changed(110, Op.CREATE, null, row("9", "new"));
@@ -55,13 +55,13 @@ class ChunkWindowTest {
     @Test
     void aRowAnUpdateMovedToANewKeyIsInTheChunkThoughItsOldKeyWasNot() {
         // a key moved into the chunk's range from outside it: without it, a consumer would delete the row
-        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
+        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null, null, false));
         window.changed(110, Op.UPDATE, row("500", null), row("2", "moved in"));
         window.changed(110, Op.UPDATE, null, row("700", "kept its key, outside"));
         List<TupleData> rows = window.atHighWatermark(List.of(row("1", "a")), SNAPSHOT);
         assertEquals(List.of("1=a", "2=moved in"), texts(rows).stream().sorted().toList());
 
-        ChunkWindow toasted = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
+        ChunkWindow toasted = new ChunkWindow(new Chunk(KEYED, 0, null, null, null, false));
         toasted.changed(110, Op.UPDATE, row("500", null), toastUnchanged("2"));
         assertNull(toasted.atHighWatermark(List.of(row("1", "a")), SNAPSHOT), "values it cannot send: read again");
         assertTrue(toasted.retryReason().contains("new key"), toasted.retryReason());
@@ -69,7 +69,7 @@ class ChunkWindowTest {
 
     @Test
     void aKeylessChunkTakesInsertsToo() {
-        ChunkWindow window = new ChunkWindow(new Chunk(KEYLESS, 0, null, null, null));
+        ChunkWindow window = new ChunkWindow(new Chunk(KEYLESS, 0, null, null, null, false));
         window.changed(110, Op.CREATE, null, keyless("c"));
         window.changed(110, Op.DELETE, keyless("a"), null);
         window.changed(110, Op.UPDATE, keyless("b"), keyless("b2"));
@@ -81,14 +81,14 @@ class ChunkWindowTest {
 
     @Test
     void aSchemaChangeOrAnUnseenStreamedCommitAsksForANewRead() {
-        ChunkWindow changed = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
+        ChunkWindow changed = new ChunkWindow(new Chunk(KEYED, 0, null, null, null, false));
         List<RelationColumn> added = new ArrayList<>(KEYED.columns());
         added.add(new RelationColumn("extra", 23, -1, false));
         changed.relationChanged(new RelationMessage(0, 1, "public", "t", 'd', added));
         assertNull(changed.atHighWatermark(List.of(row("1", "a")), SNAPSHOT));
         assertEquals("the table's schema changed while it was read", changed.retryReason());
 
-        ChunkWindow streamed = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
+        ChunkWindow streamed = new ChunkWindow(new Chunk(KEYED, 0, null, null, null, false));
         streamed.streamedCommit(110);
         assertNull(streamed.atHighWatermark(List.of(row("1", "a")), SNAPSHOT));
         assertTrue(streamed.retryReason().contains("streamed"), streamed.retryReason());
@@ -97,12 +97,12 @@ class ChunkWindowTest {
     @Test
     void aRelationMessageOfTheColumnsTheChunkWasReadWithIsNoChange() {
         // pgoutput sends one before the table's first change of each session
-        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
+        ChunkWindow window = new ChunkWindow(new Chunk(KEYED, 0, null, null, null, false));
         window.relationChanged(new RelationMessage(0, 1, "public", "t", 'd', KEYED.columns()));
         List<TupleData> rows = List.of(row("1", "a"));
         assertSame(rows, window.atHighWatermark(rows, SNAPSHOT));
 
-        ChunkWindow identity = new ChunkWindow(new Chunk(KEYED, 0, null, null, null));
+        ChunkWindow identity = new ChunkWindow(new Chunk(KEYED, 0, null, null, null, false));
         identity.relationChanged(new RelationMessage(0, 1, "public", "t", 'f', KEYED.columns()));
         assertNull(identity.atHighWatermark(rows, SNAPSHOT), "a new replica identity changes the old rows sent");
     }
