@@ -2,8 +2,10 @@ package dev.pglane.sink;
 
 import static dev.pglane.docs.ValidationErrors.assertOn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.config.DatabaseSettings;
+import dev.pglane.connect.logging.LogCapture;
 import dev.pglane.docs.ValidationErrors;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -64,13 +66,26 @@ class PgSinkConnectorValidateTest {
     }
 
     @Test
-    void superuserHasNoErrors() {
-        assertEquals(Map.of(), errors(config("postgres")));
+    void superuserHasNoErrorsButIsWarnedAbout() {
+        try (LogCapture log = LogCapture.start()) {
+            assertEquals(Map.of(), errors(config("postgres")));
+            assertEquals(1, superuserWarnings(log).size(), log.lines()::toString);
+            assertTrue(superuserWarnings(log).get(0).contains("applies as superuser postgres"), log.lines()::toString);
+        }
     }
 
     @Test
-    void grantedRoleHasNoErrors() {
-        assertEquals(Map.of(), errors(config("granted_user")));
+    void grantedRoleHasNoErrorsAndNoSuperuserWarning() {
+        try (LogCapture log = LogCapture.start()) {
+            assertEquals(Map.of(), errors(config("granted_user")));
+            assertEquals(List.of(), superuserWarnings(log));
+        }
+    }
+
+    private static List<String> superuserWarnings(LogCapture log) {
+        return log.warnings().stream()
+                .filter(l -> l.contains("applies as superuser"))
+                .toList();
     }
 
     @Test

@@ -85,6 +85,43 @@ class PgSinkTaskWaitsTest {
     }
 
     @Test
+    void aStatementOverTheStatementTimeoutIsCancelledAndRetriedUntilItFits() throws Exception {
+        target.execute(
+                "DROP TABLE IF EXISTS public.brake",
+                "CREATE TABLE public.brake (engaged boolean NOT NULL)",
+                "INSERT INTO public.brake VALUES (true)",
+                "CREATE OR REPLACE FUNCTION public.slow_ledger() RETURNS trigger LANGUAGE plpgsql"
+                        + " SET search_path = pg_catalog AS $$ BEGIN IF (SELECT engaged FROM public.brake) THEN"
+                        + " PERFORM pg_sleep(1); END IF; RETURN NEW; END $$",
+                "CREATE TRIGGER slow BEFORE UPDATE ON public.ledger FOR EACH ROW EXECUTE FUNCTION public.slow_ledger()",
+                // apply sessions run as replicas: only an ALWAYS trigger fires for them
+                "ALTER TABLE public.ledger ENABLE ALWAYS TRIGGER slow");
+        Map<String, String> settings = Map.of(
+                PgSinkConfig.APPLY_STATEMENT_TIMEOUT_MS, "200",
+                PgSinkConfig.RETRY_BACKOFF_MS, "50",
+                PgSinkConfig.APPLY_RETRY_MAX, "1000");
+        FakeSinkTaskContext context = SinkTaskHarness.context();
+        try (LogCapture log = LogCapture.start()) {
+            PgSinkTask task = SinkTaskHarness.startTask(target, context, 1, settings);
+            try {
+                ConnectLoop connect = new ConnectLoop(task, context);
+                connect.deliver(List.of(
+                        feed.marker(start()),
+                        feed.change(LEDGER_0, update(952, 1, 1, "slow")),
+                        feed.marker(end(952, "0/9520", 1))));
+                awaitLine(connect, log, l -> l.contains("Retrying xid 952") && l.contains("statement timeout"));
+                assertEquals(List.of("1:one"), SinkTaskHarness.ledgerRows(target), "nothing of it committed yet");
+
+                target.execute("UPDATE public.brake SET engaged = false");
+                SinkTaskHarness.awaitProgress(target, connect, Lsn.parse("0/9520"));
+            } finally {
+                task.stop();
+            }
+        }
+        assertEquals(List.of("1:slow"), SinkTaskHarness.ledgerRows(target));
+    }
+
+    @Test
     void aTransactionWaitingForATopicTheSinkDoesNotConsumeSaysSo() throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext(List.of(MARKERS, LEDGER_0));
         Map<String, String> settings = Map.of(PgSinkConfig.TRANSACTION_WAIT_WARN_MS, "200");

@@ -49,11 +49,15 @@ public final class DatabaseTables {
      * publish_via_partition_root does not change the answer.
      */
     public static Set<String> published(Connection connection, String publication) throws SQLException {
-        String sql = "SELECT DISTINCT rn.nspname || '.' || r.relname FROM pg_publication_tables pt"
-                + " JOIN pg_namespace n ON n.nspname = pt.schemaname"
-                + " JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = pt.tablename"
-                + " JOIN pg_class r ON r.oid = coalesce(pg_partition_root(c.oid), c.oid)"
-                + " JOIN pg_namespace rn ON rn.oid = r.relnamespace WHERE pt.pubname = ?";
+        String sql = "SELECT DISTINCT rn.nspname OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) r.relname"
+                + " FROM pg_catalog.pg_publication_tables pt"
+                + " JOIN pg_catalog.pg_namespace n ON n.nspname OPERATOR(pg_catalog.=) pt.schemaname"
+                + " JOIN pg_catalog.pg_class c ON c.relnamespace OPERATOR(pg_catalog.=) n.oid"
+                + " AND c.relname OPERATOR(pg_catalog.=) pt.tablename"
+                + " JOIN pg_catalog.pg_class r ON r.oid OPERATOR(pg_catalog.=)"
+                + " coalesce(pg_catalog.pg_partition_root(c.oid), c.oid)"
+                + " JOIN pg_catalog.pg_namespace rn ON rn.oid OPERATOR(pg_catalog.=) r.relnamespace"
+                + " WHERE pt.pubname OPERATOR(pg_catalog.=) ?";
         Set<String> names = new HashSet<>();
         try (PreparedStatement st = connection.prepareStatement(sql)) {
             st.setString(1, publication);

@@ -160,13 +160,22 @@ public final class PgSourceTask extends SourceTask {
         }
     }
 
-    @Override
-    public List<SourceRecord> poll() throws InterruptedException {
-        metrics.publish();
+    /** What ended the task outside poll: a record Kafka did not store, or the signal channel's thread. */
+    private void rethrowFailures() {
         ConnectException notStored = unstored.get();
         if (notStored != null) {
             throw notStored;
         }
+        KafkaSignalChannel signalChannel = signals;
+        if (signalChannel != null) {
+            signalChannel.rethrowFailure();
+        }
+    }
+
+    @Override
+    public List<SourceRecord> poll() throws InterruptedException {
+        metrics.publish();
+        rethrowFailures();
         ReplicationSession current = session;
         if (current == null) {
             long wait = streamingStopped ? POLL_WAIT.toNanos() : reconnectAtNanos - System.nanoTime();

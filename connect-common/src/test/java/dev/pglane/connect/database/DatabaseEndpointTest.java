@@ -54,6 +54,18 @@ class DatabaseEndpointTest {
         assertEquals(address, endpoint.address());
     }
 
+    @Test
+    void everyConnectionKeepsItsSocketAliveAndBoundsItsReadsOnlyWhenAsked() {
+        Properties unbounded = endpoint("db.example", "shop").properties("test");
+        assertEquals("true", unbounded.getProperty("tcpKeepAlive"));
+        assertNull(unbounded.getProperty("socketTimeout"), "pgjdbc's default: reads wait as long as the server takes");
+        Properties bounded = endpoint("db.example", "shop")
+                .withSocketTimeout(Duration.ofMillis(1500))
+                .properties("test");
+        assertEquals("true", bounded.getProperty("tcpKeepAlive"));
+        assertEquals("2", bounded.getProperty("socketTimeout"), "whole seconds, rounded up");
+    }
+
     /** pgjdbc's own parse of what connect() hands it: the settings come through as they are, and nothing else. */
     @Test
     void theFixedUrlAddsNothingToTheProperties() {

@@ -60,6 +60,21 @@ class DatabaseEndpointTlsTest {
         }
     }
 
+    /** A server that stops answering is noticed: a read waits at most the socket timeout, then the connection fails. */
+    @Test
+    void aReadWaitsNoLongerThanTheSocketTimeout() throws SQLException {
+        DatabaseEndpoint bounded =
+                endpoint("localhost", "postgres", verifyFull(SERVER.caFile())).withSocketTimeout(Duration.ofSeconds(1));
+        try (Connection c = bounded.connect("socket-timeout-test", new Properties());
+                Statement st = c.createStatement()) {
+            long started = System.nanoTime();
+            SQLException e = assertThrows(SQLException.class, () -> st.execute("SELECT pg_catalog.pg_sleep(20)"));
+            long seconds = (System.nanoTime() - started) / 1_000_000_000L;
+            assertTrue(seconds < 10, "failed after " + seconds + " s: " + e.getMessage());
+            assertTrue(c.isClosed(), "a timed-out read closes the connection: " + e.getMessage());
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"localhost", "127.0.0.1"})
     void verifyFullWithTheServersCaIsATlsSession(String host) throws SQLException {

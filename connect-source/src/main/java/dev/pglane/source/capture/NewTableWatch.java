@@ -1,6 +1,7 @@
 package dev.pglane.source.capture;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.source.emit.FailureSlot;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -8,6 +9,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,33 +35,45 @@ public final class NewTableWatch implements AutoCloseable {
             + " WHERE pt.pubname OPERATOR(pg_catalog.=) ?";
     private static final String EMIT = "SELECT pg_catalog.pg_logical_emit_message(true, ?, ?)::pg_catalog.text";
 
+    /** Opens the watch's connection to the source, under an application name. */
+    @FunctionalInterface
+    public interface Connections {
+        Connection open(String applicationName) throws SQLException;
+    }
+
     /**
      * @param signalTable schema.table of the signal table, never captured as a table; {@code null} when none
+     * @param connections the source, e.g. a {@link DatabaseEndpoint}'s {@code connect}
      */
     public record Settings(
             String connectorName,
             String topicPrefix,
             String publication,
             String signalTable,
-            DatabaseEndpoint endpoint) {}
+            Connections connections) {}
 
     private final Settings settings;
+    private final FailureSlot failures;
     private final Thread thread;
     private volatile boolean closed;
     private CapturedTables announced;
     private Connection connection;
     private String lastProblem;
 
-    private NewTableWatch(Settings settings, CapturedTables announced) {
+    private NewTableWatch(Settings settings, CapturedTables announced, FailureSlot failures) {
         this.settings = settings;
         this.announced = announced;
+        this.failures = failures;
         this.thread = new Thread(this::run, "pglane-" + settings.connectorName() + "-new-tables");
         thread.setDaemon(true);
     }
 
-    /** @param announced the tables the session starts with */
-    public static NewTableWatch start(Settings settings, CapturedTables announced) {
-        NewTableWatch watch = new NewTableWatch(settings, announced);
+    /**
+     * @param announced the tables the session starts with
+     * @param failures where a failure that ends the watch goes, to fail the task
+     */
+    public static NewTableWatch start(Settings settings, CapturedTables announced, FailureSlot failures) {
+        NewTableWatch watch = new NewTableWatch(settings, announced, failures);
         watch.thread.start();
         return watch;
     }
@@ -86,6 +100,11 @@ public final class NewTableWatch implements AutoCloseable {
     private void run() {
         try {
             watch();
+        } catch (Throwable e) { // a watch that died quietly would never notice a table again
+            if (!closed) {
+                failures.fail(new ConnectException(
+                        "The new-table watch of publication " + settings.publication() + " failed: " + e, e));
+            }
         } finally {
             closeConnection();
         }
@@ -117,7 +136,7 @@ public final class NewTableWatch implements AutoCloseable {
 
     private void check() throws SQLException {
         if (connection == null) {
-            connection = settings.endpoint().connect("pglane-" + settings.connectorName() + "-new-tables");
+            connection = settings.connections().open("pglane-" + settings.connectorName() + "-new-tables");
         }
         Map<Long, String> published = published(connection, settings.publication(), settings.signalTable());
         CapturedTables now = CapturedTables.of(published.keySet());

@@ -349,8 +349,9 @@ public final class ReplicationSession implements AutoCloseable {
                                 config.topicPrefix(),
                                 config.publicationName(),
                                 config.signalTable(),
-                                config.database()),
-                        CapturedTables.parse(sessionSnapshot.capture().text()));
+                                config.database()::connect),
+                        CapturedTables.parse(sessionSnapshot.capture().text()),
+                        failures);
         return new ReplicationSession(
                 sql, replication, lanes, reader, readerThread, emitter, resume, snapshot, snapshots, newTables);
     }

@@ -1,6 +1,7 @@
 package dev.pglane.source.signal;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.source.emit.FailureSlot;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,11 +10,14 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,19 +43,29 @@ public final class KafkaSignalChannel implements AutoCloseable {
             DatabaseEndpoint endpoint) {}
 
     private final Settings settings;
+    private final Function<Map<String, Object>, Consumer<String, String>> consumers;
+    private final FailureSlot failures = new FailureSlot();
     private final Thread thread;
     private volatile boolean closed;
-    private volatile KafkaConsumer<String, String> consumer;
+    private volatile Consumer<String, String> consumer;
     private Connection connection;
 
-    private KafkaSignalChannel(Settings settings) {
+    private KafkaSignalChannel(Settings settings, Function<Map<String, Object>, Consumer<String, String>> consumers) {
         this.settings = settings;
+        this.consumers = consumers;
         this.thread = new Thread(this::run, "pglane-" + settings.connectorName() + "-signals");
         thread.setDaemon(true);
     }
 
     public static KafkaSignalChannel start(Settings settings) {
-        KafkaSignalChannel channel = new KafkaSignalChannel(settings);
+        return start(
+                settings, config -> new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer()));
+    }
+
+    /** Reads through the consumers {@code consumers} makes from the channel's consumer settings. */
+    static KafkaSignalChannel start(
+            Settings settings, Function<Map<String, Object>, Consumer<String, String>> consumers) {
+        KafkaSignalChannel channel = new KafkaSignalChannel(settings, consumers);
         channel.thread.start();
         log.info(
                 "pglane source {}: reading signals for topic prefix {} from topic {}",
@@ -74,10 +88,27 @@ public final class KafkaSignalChannel implements AutoCloseable {
         return config;
     }
 
+    /** Throws what ended the channel's thread, if anything did: the task fails instead of losing its signals. */
+    public void rethrowFailure() {
+        failures.rethrow();
+    }
+
     private void run() {
+        try {
+            read();
+        } catch (Throwable e) { // a thread that died quietly would leave every later signal unread
+            if (!closed) {
+                failures.fail(new ConnectException("Reading signal topic " + settings.topic() + " failed: " + e, e));
+            }
+        } finally {
+            closeConnection();
+        }
+    }
+
+    /** Reads until closed; a failure of the consumer is logged and the topic read again after a pause. */
+    private void read() {
         while (!closed) {
-            try (KafkaConsumer<String, String> reading =
-                    new KafkaConsumer<>(consumerConfig(), new StringDeserializer(), new StringDeserializer())) {
+            try (Consumer<String, String> reading = consumers.apply(consumerConfig())) {
                 consumer = reading;
                 reading.subscribe(List.of(settings.topic()));
                 while (!closed) {
@@ -106,7 +137,6 @@ public final class KafkaSignalChannel implements AutoCloseable {
                 }
             }
         }
-        closeConnection();
     }
 
     /**
@@ -198,7 +228,7 @@ public final class KafkaSignalChannel implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        KafkaConsumer<String, String> current = consumer;
+        Consumer<String, String> current = consumer;
         if (current != null) {
             current.wakeup();
         }

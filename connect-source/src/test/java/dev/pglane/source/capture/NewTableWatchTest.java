@@ -1,0 +1,55 @@
+package dev.pglane.source.capture;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.source.emit.FailureSlot;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** A watch thread that dies takes the task down with it, instead of leaving it running without noticing tables. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class NewTableWatchTest {
+
+    @Test
+    void anErrorOnTheWatchThreadFailsTheTask() throws Exception {
+        FailureSlot failures = new FailureSlot();
+        NewTableWatch.Settings settings =
+                new NewTableWatch.Settings("shop-source", "shop", "pglane_pub", null, name -> {
+                    throw new OutOfMemoryError("injected into " + name);
+                });
+        try (NewTableWatch watch = NewTableWatch.start(settings, CapturedTables.of(List.of(16384L)), failures)) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3 * NewTableWatch.PERIOD.toSeconds());
+            while (System.nanoTime() < deadline && failed(failures) == null) {
+                Thread.sleep(20);
+            }
+        }
+        ConnectException e = assertThrows(ConnectException.class, failures::rethrow);
+        assertTrue(e.getMessage().contains("new-table watch of publication pglane_pub failed"), e.getMessage());
+        assertTrue(e.getMessage().contains("injected into pglane-shop-source-new-tables"), e.getMessage());
+    }
+
+    @Test
+    void aClosedWatchFailsNothing() {
+        FailureSlot failures = new FailureSlot();
+        NewTableWatch.Settings settings =
+                new NewTableWatch.Settings("shop-source", "shop", "pglane_pub", null, name -> {
+                    throw new AssertionError("a watch closed before its first check opens no connection");
+                });
+        NewTableWatch.start(settings, CapturedTables.of(List.of()), failures).close();
+        assertDoesNotThrow(failures::rethrow);
+    }
+
+    private static ConnectException failed(FailureSlot failures) {
+        try {
+            failures.rethrow();
+            return null;
+        } catch (ConnectException e) {
+            return e;
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.pglane.source.signal;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.connect.database.TlsSettings;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.postgresql.jdbc.SslMode;
+
+/** The signal channel's thread: an error that ends it fails the task, since every later signal would go unread. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class KafkaSignalChannelTest {
+    private static final KafkaSignalChannel.Settings SETTINGS = new KafkaSignalChannel.Settings(
+            "shop-source",
+            "shop",
+            "shop_signals",
+            "localhost:9",
+            Map.of(),
+            new DatabaseEndpoint(
+                    "localhost",
+                    9,
+                    "shop",
+                    "app",
+                    null,
+                    new TlsSettings(SslMode.DISABLE, "", "", "", null),
+                    Duration.ofSeconds(1)));
+
+    /** A consumer whose poll throws what it is given, as a broken client library or a full heap would. */
+    private static final class Throwing extends MockConsumer<String, String> {
+        private final Error error;
+
+        Throwing(Error error) {
+            super("earliest");
+            this.error = error;
+        }
+
+        @Override
+        public synchronized ConsumerRecords<String, String> poll(Duration timeout) {
+            throw error;
+        }
+    }
+
+    @Test
+    void anErrorOnTheChannelsThreadFailsTheTask() throws Exception {
+        KafkaSignalChannel channel =
+                KafkaSignalChannel.start(SETTINGS, config -> new Throwing(new StackOverflowError("injected")));
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (System.nanoTime() < deadline && !failed(channel)) {
+                Thread.sleep(20);
+            }
+            ConnectException e = assertThrows(ConnectException.class, channel::rethrowFailure);
+            assertTrue(e.getMessage().contains("Reading signal topic shop_signals failed"), e.getMessage());
+            assertTrue(e.getMessage().contains("StackOverflowError: injected"), e.getMessage());
+        } finally {
+            channel.close();
+        }
+    }
+
+    @Test
+    void aChannelThatReadsOnFailsNothing() throws Exception {
+        KafkaSignalChannel channel = KafkaSignalChannel.start(SETTINGS, config -> new MockConsumer<>("earliest"));
+        Thread.sleep(200);
+        channel.close();
+        assertDoesNotThrow(channel::rethrowFailure);
+    }
+
+    private static boolean failed(KafkaSignalChannel channel) {
+        try {
+            channel.rethrowFailure();
+            return false;
+        } catch (ConnectException e) {
+            return true;
+        }
+    }
+}
