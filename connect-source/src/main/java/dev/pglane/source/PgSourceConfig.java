@@ -65,6 +65,15 @@ public final class PgSourceConfig extends AbstractConfig {
     static final String SLOT_RECREATE_DEFAULT = EnumChoice.valueOf(SlotRecreate.NEVER);
     static final EnumChoice<SlotRecreate> SLOT_RECREATES = EnumChoice.of(SlotRecreate.class);
 
+    public static final String SLOT_RESTART_INTERVAL_BYTES = "slot.restart.interval.bytes";
+    static final String SLOT_RESTART_INTERVAL_BYTES_DOC = "WAL the server may write before the source logs its"
+            + " running transactions (pg_log_standby_snapshot(), PostgreSQL 16+), the record at which the server"
+            + " moves the slot's restart_lsn: the slot then keeps about this much WAL more than Kafka needs, instead"
+            + " of the 15 s of WAL between the server's own such records (100 MB and more under a heavy load). Needs"
+            + " EXECUTE on pg_catalog.pg_log_standby_snapshot() (superuser only unless granted); without it, on an"
+            + " older server or a standby, an INFO line says so at start. 0: never.";
+    static final long SLOT_RESTART_INTERVAL_BYTES_DEFAULT = 16L * 1024 * 1024;
+
     public static final String PUBLICATION_NAME = "publication.name";
     static final String PUBLICATION_NAME_DOC = "Publication that selects the captured tables. Written as an"
             + " unquoted PostgreSQL identifier, so it is the name that CREATE PUBLICATION without quotes creates.";
@@ -139,71 +148,12 @@ public final class PgSourceConfig extends AbstractConfig {
             + " consumers that expect Debezium's BEGIN/END pairs. The sink needs only END and ABORT.";
     static final boolean MARKER_BEGIN_ENABLED_DEFAULT = false;
 
-    public static final String SNAPSHOT_MODE = "snapshot.mode";
-    static final String SNAPSHOT_MODE_DOC = "When existing rows are sent. initial: when the connector has no stored"
-            + " offset, every row of the captured tables is sent while changes stream (a connector that already has"
-            + " offsets does not snapshot). never: only changes. initial_only: the initial snapshot, then streaming"
-            + " stops. when_needed: as initial, and also when the stored offset can no longer be served because the"
-            + " slot was lost: the slot is created again and every row sent again.";
-    static final String SNAPSHOT_MODE_DEFAULT = EnumChoice.valueOf(SnapshotMode.INITIAL);
-    static final EnumChoice<SnapshotMode> SNAPSHOT_MODES = EnumChoice.of(SnapshotMode.class);
-
-    public static final String SNAPSHOT_THREADS = "snapshot.threads";
-    static final String SNAPSHOT_THREADS_DOC = "Sessions that read snapshot chunks at once, each with a connection of"
-            + " its own. The chunks of a big table are read by all of them.";
-    static final int SNAPSHOT_THREADS_DEFAULT = 2;
-
-    public static final String SNAPSHOT_CHUNK_ROWS = "snapshot.chunk.rows";
-    static final String SNAPSHOT_CHUNK_ROWS_DOC = "Rows per snapshot chunk: each chunk is read with one COPY and sent"
-            + " as one transaction. A chunk is held in memory until the stream passes its high watermark; each reading"
-            + " session has up to two chunks out.";
-    static final int SNAPSHOT_CHUNK_ROWS_DEFAULT = 10_000;
-
-    public static final String SNAPSHOT_CHUNK_BYTES = "snapshot.chunk.bytes";
-    static final String SNAPSHOT_CHUNK_BYTES_DOC = "Bytes per snapshot chunk at most, at a table's average row size"
-            + " (pg_table_size over reltuples): wide rows get fewer rows per chunk. 0: by rows only.";
-    static final long SNAPSHOT_CHUNK_BYTES_DEFAULT = 32L * 1024 * 1024;
-
-    public static final String SIGNAL_TABLE = "signal.table";
-    static final String SIGNAL_TABLE_DOC = "schema.table of a signal table, as Debezium's: rows inserted into it ask"
-            + " for snapshots while the connector runs (type execute-snapshot with data {\"data-collections\":"
-            + " [\"schema.table\"]}, stop-snapshot, pause-snapshot, resume-snapshot). Columns id text, type text,"
-            + " data text. It must be captured (in table.include.list or the publication); its own changes are never"
-            + " records. Empty: no signals.";
-    static final String SIGNAL_TABLE_DEFAULT = "";
-    static final ConfigDef.Validator SIGNAL_TABLE_RULE = new OptionalTableName();
-
-    public static final String SNAPSHOT_NEW_TABLES = "snapshot.new.tables";
-    static final String SNAPSHOT_NEW_TABLES_DOC = "Snapshot a table that joins the publication while the connector"
-            + " runs or is stopped (ALTER PUBLICATION ... ADD TABLE, a table created under FOR ALL TABLES or FOR"
-            + " TABLES IN SCHEMA), noticed within 5 s, while changes stream. The offsets then carry the captured"
-            + " tables' OIDs. With table lists the connector does not add tables to its publication.";
-    static final boolean SNAPSHOT_NEW_TABLES_DEFAULT = false;
-
     public static final String COMMIT_REQUIRES_KAFKA = "commit.requires.kafka";
     static final String COMMIT_REQUIRES_KAFKA_DOC = "Whether a record reported done without Kafka's metadata (Connect's"
             + " errors.tolerance=all or a transformation that dropped it) fails the task, the slot staying before it."
             + " false only for a runtime without Kafka, such as Debezium's embedded engine or Debezium Server, which"
             + " reports every record done that way once its consumer took it.";
     static final boolean COMMIT_REQUIRES_KAFKA_DEFAULT = true;
-
-    public static final String SIGNAL_KAFKA_TOPIC = "signal.kafka.topic";
-    static final String SIGNAL_KAFKA_TOPIC_DOC =
-            "A Kafka topic to read signals from, as Debezium's: a record whose key is"
-                    + " this connector's topic.prefix and whose value is {\"type\": \"execute-snapshot\", \"data\":"
-                    + " {\"data-collections\": [\"schema.table\"]}} (or stop-, pause-, resume-snapshot) asks what a row of the"
-                    + " signal table asks. The task writes each signal into the WAL as a logical decoding message, so that it"
-                    + " takes effect at one point of the stream like a row of the signal table. Records of other keys are"
-                    + " other connectors'. Empty: none.";
-    static final String SIGNAL_KAFKA_TOPIC_DEFAULT = "";
-
-    public static final String SIGNAL_KAFKA_BOOTSTRAP_SERVERS = "signal.kafka.bootstrap.servers";
-    static final String SIGNAL_KAFKA_BOOTSTRAP_SERVERS_DOC = "The brokers of signal.kafka.topic (host:port,...);"
-            + " required with it. Further consumer settings (security, for one) go in keys that start with"
-            + " signal.consumer., as Kafka names them.";
-    static final String SIGNAL_KAFKA_BOOTSTRAP_SERVERS_DEFAULT = "";
-
-    public static final String SIGNAL_CONSUMER_PREFIX = "signal.consumer.";
 
     public static final String DECODER_LANES = "decoder.lanes";
     static final String DECODER_LANES_DOC = "Decoder threads that turn pgoutput tuples into records in parallel;"
@@ -261,6 +211,11 @@ public final class PgSourceConfig extends AbstractConfig {
         return SLOT_RECREATES.parse(getString(SLOT_RECREATE));
     }
 
+    /** WAL between the running-transactions records the source logs; 0: none. */
+    public long slotRestartIntervalBytes() {
+        return getLong(SLOT_RESTART_INTERVAL_BYTES);
+    }
+
     public String slotName() {
         return getString(SLOT_NAME);
     }
@@ -286,44 +241,44 @@ public final class PgSourceConfig extends AbstractConfig {
     }
 
     public SnapshotMode snapshotMode() {
-        return SNAPSHOT_MODES.parse(getString(SNAPSHOT_MODE));
+        return SnapshotSettings.SNAPSHOT_MODES.parse(getString(SnapshotSettings.SNAPSHOT_MODE));
     }
 
     public int snapshotThreads() {
-        return getInt(SNAPSHOT_THREADS);
+        return getInt(SnapshotSettings.SNAPSHOT_THREADS);
     }
 
     public int snapshotChunkRows() {
-        return getInt(SNAPSHOT_CHUNK_ROWS);
+        return getInt(SnapshotSettings.SNAPSHOT_CHUNK_ROWS);
     }
 
     public long snapshotChunkBytes() {
-        return getLong(SNAPSHOT_CHUNK_BYTES);
+        return getLong(SnapshotSettings.SNAPSHOT_CHUNK_BYTES);
     }
 
     public boolean snapshotNewTables() {
-        return getBoolean(SNAPSHOT_NEW_TABLES);
+        return getBoolean(SnapshotSettings.SNAPSHOT_NEW_TABLES);
     }
 
     /** {@code schema.table} of the signal table, or {@code null} when signals are off. */
     public String signalTable() {
-        String table = getString(SIGNAL_TABLE);
+        String table = getString(SnapshotSettings.SIGNAL_TABLE);
         return table.isEmpty() ? null : table;
     }
 
     /** The topic of Kafka signals, or {@code null} when there are none. */
     public String signalKafkaTopic() {
-        String topic = getString(SIGNAL_KAFKA_TOPIC);
+        String topic = getString(SnapshotSettings.SIGNAL_KAFKA_TOPIC);
         return topic.isEmpty() ? null : topic;
     }
 
     public String signalKafkaBootstrapServers() {
-        return getString(SIGNAL_KAFKA_BOOTSTRAP_SERVERS);
+        return getString(SnapshotSettings.SIGNAL_KAFKA_BOOTSTRAP_SERVERS);
     }
 
     /** The {@code signal.consumer.*} settings, without their prefix. */
     public Map<String, Object> signalConsumerSettings() {
-        return originalsWithPrefix(SIGNAL_CONSUMER_PREFIX);
+        return originalsWithPrefix(SnapshotSettings.SIGNAL_CONSUMER_PREFIX);
     }
 
     /** True if some signal can reach the stream: the signal table's rows or messages a Kafka signal became. */
@@ -402,7 +357,7 @@ public final class PgSourceConfig extends AbstractConfig {
         defineReplication(new ConfigGroup(def, GROUP_REPLICATION));
         defineTopics(new ConfigGroup(def, GROUP_TOPICS));
         defineDecoding(new ConfigGroup(def, GROUP_DECODING));
-        defineSnapshot(new ConfigGroup(def, GROUP_SNAPSHOT));
+        SnapshotSettings.define(new ConfigGroup(def, GROUP_SNAPSHOT));
         return def;
     }
 
@@ -411,6 +366,13 @@ public final class PgSourceConfig extends AbstractConfig {
                 .define(STRING, SLOT_NAME_DEFAULT, SLOT_NAME_RULE, HIGH, SLOT_NAME_DOC);
         group.key(SLOT_RECREATE, "Recreate a lost slot", Width.SHORT)
                 .define(STRING, SLOT_RECREATE_DEFAULT, SLOT_RECREATES, MEDIUM, SLOT_RECREATE_DOC);
+        group.key(SLOT_RESTART_INTERVAL_BYTES, "WAL between restart points (bytes)", Width.SHORT)
+                .define(
+                        LONG,
+                        SLOT_RESTART_INTERVAL_BYTES_DEFAULT,
+                        Range.atLeast(0),
+                        LOW,
+                        SLOT_RESTART_INTERVAL_BYTES_DOC);
         group.key(PUBLICATION_NAME, "Publication", Width.MEDIUM)
                 .define(STRING, PUBLICATION_NAME_DEFAULT, PUBLICATION_NAME_RULE, HIGH, PUBLICATION_NAME_DOC);
         group.key(PUBLICATION_CREATE, "Create publication", Width.SHORT)
@@ -449,35 +411,6 @@ public final class PgSourceConfig extends AbstractConfig {
                 .define(BOOLEAN, MARKER_BEGIN_ENABLED_DEFAULT, null, LOW, MARKER_BEGIN_ENABLED_DOC);
         group.key(COMMIT_REQUIRES_KAFKA, "Done means stored in Kafka", Width.SHORT)
                 .define(BOOLEAN, COMMIT_REQUIRES_KAFKA_DEFAULT, null, LOW, COMMIT_REQUIRES_KAFKA_DOC);
-    }
-
-    private static void defineSnapshot(ConfigGroup group) {
-        group.key(SNAPSHOT_MODE, "Snapshot mode", Width.SHORT)
-                .define(STRING, SNAPSHOT_MODE_DEFAULT, SNAPSHOT_MODES, HIGH, SNAPSHOT_MODE_DOC);
-        group.key(SNAPSHOT_THREADS, "Snapshot threads", Width.SHORT)
-                .define(INT, SNAPSHOT_THREADS_DEFAULT, Range.between(1, 64), MEDIUM, SNAPSHOT_THREADS_DOC);
-        group.key(SNAPSHOT_CHUNK_ROWS, "Rows per snapshot chunk", Width.SHORT)
-                .define(
-                        INT,
-                        SNAPSHOT_CHUNK_ROWS_DEFAULT,
-                        Range.between(1, 10_000_000),
-                        MEDIUM,
-                        SNAPSHOT_CHUNK_ROWS_DOC);
-        group.key(SNAPSHOT_CHUNK_BYTES, "Bytes per snapshot chunk", Width.SHORT)
-                .define(LONG, SNAPSHOT_CHUNK_BYTES_DEFAULT, Range.atLeast(0), MEDIUM, SNAPSHOT_CHUNK_BYTES_DOC);
-        group.key(SNAPSHOT_NEW_TABLES, "Snapshot tables that join later", Width.SHORT)
-                .define(BOOLEAN, SNAPSHOT_NEW_TABLES_DEFAULT, null, MEDIUM, SNAPSHOT_NEW_TABLES_DOC);
-        group.key(SIGNAL_TABLE, "Signal table", Width.MEDIUM)
-                .define(STRING, SIGNAL_TABLE_DEFAULT, SIGNAL_TABLE_RULE, MEDIUM, SIGNAL_TABLE_DOC);
-        group.key(SIGNAL_KAFKA_TOPIC, "Signal topic", Width.MEDIUM)
-                .define(STRING, SIGNAL_KAFKA_TOPIC_DEFAULT, null, MEDIUM, SIGNAL_KAFKA_TOPIC_DOC);
-        group.key(SIGNAL_KAFKA_BOOTSTRAP_SERVERS, "Signal topic's brokers", Width.LONG)
-                .define(
-                        STRING,
-                        SIGNAL_KAFKA_BOOTSTRAP_SERVERS_DEFAULT,
-                        null,
-                        MEDIUM,
-                        SIGNAL_KAFKA_BOOTSTRAP_SERVERS_DOC);
     }
 
     private static void defineDecoding(ConfigGroup group) {

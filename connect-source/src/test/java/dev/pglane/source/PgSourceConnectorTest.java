@@ -59,12 +59,12 @@ class PgSourceConnectorTest {
     @Test
     void aSignalTopicNeedsItsBrokers() {
         Map<String, String> props = withoutHost();
-        props.put(PgSourceConfig.SIGNAL_KAFKA_TOPIC, "pglane-signals");
-        assertTrue(errors(props, PgSourceConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS)
+        props.put(SnapshotSettings.SIGNAL_KAFKA_TOPIC, "pglane-signals");
+        assertTrue(errors(props, SnapshotSettings.SIGNAL_KAFKA_BOOTSTRAP_SERVERS)
                 .get(0)
                 .contains("signal.kafka.bootstrap.servers is required with signal.kafka.topic"));
-        props.put(PgSourceConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS, "localhost:9092");
-        assertEquals(List.of(), errors(props, PgSourceConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS));
+        props.put(SnapshotSettings.SIGNAL_KAFKA_BOOTSTRAP_SERVERS, "localhost:9092");
+        assertEquals(List.of(), errors(props, SnapshotSettings.SIGNAL_KAFKA_BOOTSTRAP_SERVERS));
     }
 
     @Test

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class PgSourceTaskNewTablesTest {
     private static final Map<String, String> TRACKING = Map.of(
-            PgSourceConfig.SNAPSHOT_NEW_TABLES, "true",
+            SnapshotSettings.SNAPSHOT_NEW_TABLES, "true",
             PgSourceConfig.TABLE_INCLUDE_LIST, "public\\.(orders|lines|joined\\w*)");
 
     @RegisterExtension
@@ -89,7 +89,7 @@ class PgSourceTaskNewTablesTest {
     void withoutTheOptionAJoinedTablesRowsNeverComeAndTheOffsetsCarryNoTables() throws Exception {
         String slot = "new_tables_off";
         Map<String, String> props = new HashMap<>(TRACKING);
-        props.remove(PgSourceConfig.SNAPSHOT_NEW_TABLES);
+        props.remove(SnapshotSettings.SNAPSHOT_NEW_TABLES);
         PgSourceTask task = server.start(server.config(slot, props), null);
         createWithRows("joined_off", 2);
         server.sql("ALTER PUBLICATION " + slot + "_pub ADD TABLE public.joined_off");

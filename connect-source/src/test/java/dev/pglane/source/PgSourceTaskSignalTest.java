@@ -230,8 +230,8 @@ class PgSourceTaskSignalTest {
     private static Map<String, String> signalled(String slot) {
         Map<String, String> props =
                 PgSourceTaskSnapshotTest.config(server, slot, "public\\.resnap,public\\.pglane_signal", 10, 1);
-        props.put(PgSourceConfig.SNAPSHOT_MODE, "never");
-        props.put(PgSourceConfig.SIGNAL_TABLE, "public.pglane_signal");
+        props.put(SnapshotSettings.SNAPSHOT_MODE, "never");
+        props.put(SnapshotSettings.SIGNAL_TABLE, "public.pglane_signal");
         return props;
     }
 

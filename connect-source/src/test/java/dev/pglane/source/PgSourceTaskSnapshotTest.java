@@ -238,7 +238,7 @@ class PgSourceTaskSnapshotTest {
     @Test
     void wideRowsAreReadInChunksOfFewerRowsThatKeepToTheByteBound() throws Exception {
         Map<String, String> props = config("snap_wide", "public\\.wide", 10_000, 1);
-        props.put(PgSourceConfig.SNAPSHOT_CHUNK_BYTES, Integer.toString(256 * 1024));
+        props.put(SnapshotSettings.SNAPSHOT_CHUNK_BYTES, Integer.toString(256 * 1024));
         PgSourceTask task = server.start(props, null);
         List<SourceRecord> records = SourceTaskServer.pollUntil(task, snapshotDone());
         assertEquals(400, readIds(records).stream().distinct().count());
@@ -271,7 +271,7 @@ class PgSourceTaskSnapshotTest {
     @Test
     void whenNeededSendsEveryRowAgainOnceTheSlotIsLostUnderTheStoredOffset() throws Exception {
         Map<String, String> props = config("snap_needed", "public\\.gapped", 100, 1);
-        props.put(PgSourceConfig.SNAPSHOT_MODE, "when_needed");
+        props.put(SnapshotSettings.SNAPSHOT_MODE, "when_needed");
         PgSourceTask first = server.start(props, null);
         List<SourceRecord> sent = SourceTaskServer.pollUntil(first, snapshotDone());
         Map<String, Object> stored = new HashMap<>(sent.get(sent.size() - 1).sourceOffset());
@@ -289,7 +289,7 @@ class PgSourceTaskSnapshotTest {
     @Test
     void initialOnlyStopsStreamingOnceTheSnapshotIsOnKafka() throws Exception {
         Map<String, String> props = config("snap_once", "public\\.once", 100, 1);
-        props.put(PgSourceConfig.SNAPSHOT_MODE, "initial_only");
+        props.put(SnapshotSettings.SNAPSHOT_MODE, "initial_only");
         PgSourceTask task = server.start(props, null);
         List<SourceRecord> sent = SourceTaskServer.pollUntil(task, snapshotDone());
         assertEquals(200, readIds(sent).size());
@@ -329,7 +329,7 @@ class PgSourceTaskSnapshotTest {
     @Test
     void snapshotModeNeverSendsOnlyChanges() throws Exception {
         Map<String, String> props = config("snap_never", "public\\.orders", 100, 1);
-        props.put(PgSourceConfig.SNAPSHOT_MODE, "never");
+        props.put(SnapshotSettings.SNAPSHOT_MODE, "never");
         PgSourceTask task = server.start(props, null);
         server.sql("UPDATE public.orders SET note = 'changed' WHERE id = 5");
         List<SourceRecord> records = SourceTaskServer.pollUntil(task, SourceTaskServer.ends(1));
@@ -351,13 +351,13 @@ class PgSourceTaskSnapshotTest {
         Map<String, String> props = server.config(
                 slot,
                 Map.of(
-                        PgSourceConfig.SNAPSHOT_MODE,
+                        SnapshotSettings.SNAPSHOT_MODE,
                         "initial",
                         PgSourceConfig.TABLE_INCLUDE_LIST,
                         tables,
-                        PgSourceConfig.SNAPSHOT_CHUNK_ROWS,
+                        SnapshotSettings.SNAPSHOT_CHUNK_ROWS,
                         Integer.toString(chunkRows),
-                        PgSourceConfig.SNAPSHOT_THREADS,
+                        SnapshotSettings.SNAPSHOT_THREADS,
                         Integer.toString(threads)));
         return new HashMap<>(props);
     }

@@ -100,7 +100,7 @@ final class SourceTaskServer implements BeforeAllCallback, AfterAllCallback, Aft
         props.put(PgSourceConfig.DECODER_BATCH_SIZE, "2");
         props.put(PgSourceConfig.STATUS_INTERVAL_MS, "1000");
         props.put(PgSourceConfig.RECONNECT_BACKOFF_INITIAL_MS, "50");
-        props.put(PgSourceConfig.SNAPSHOT_MODE, "never");
+        props.put(SnapshotSettings.SNAPSHOT_MODE, "never");
         props.putAll(extra);
         return props;
     }

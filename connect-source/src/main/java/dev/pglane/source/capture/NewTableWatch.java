@@ -1,6 +1,6 @@
 package dev.pglane.source.capture;
 
-import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.connect.database.ConnectionOpener;
 import dev.pglane.source.emit.FailureSlot;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,22 +35,16 @@ public final class NewTableWatch implements AutoCloseable {
             + " WHERE pt.pubname OPERATOR(pg_catalog.=) ?";
     private static final String EMIT = "SELECT pg_catalog.pg_logical_emit_message(true, ?, ?)::pg_catalog.text";
 
-    /** Opens the watch's connection to the source, under an application name. */
-    @FunctionalInterface
-    public interface Connections {
-        Connection open(String applicationName) throws SQLException;
-    }
-
     /**
      * @param signalTable schema.table of the signal table, never captured as a table; {@code null} when none
-     * @param connections the source, e.g. a {@link DatabaseEndpoint}'s {@code connect}
+     * @param connections opens the watch's connection to the source
      */
     public record Settings(
             String connectorName,
             String topicPrefix,
             String publication,
             String signalTable,
-            Connections connections) {}
+            ConnectionOpener connections) {}
 
     private final Settings settings;
     private final FailureSlot failures;

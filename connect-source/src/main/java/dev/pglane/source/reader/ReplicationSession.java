@@ -29,6 +29,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -100,7 +101,8 @@ public final class ReplicationSession implements AutoCloseable {
     /** The reader's side of the snapshots, which signals may start. */
     private final SnapshotStream snapshots;
     /** Notices tables that join the publication; {@code null} with {@code snapshot.new.tables} off. */
-    private final NewTableWatch newTables;
+    /** The session's own background watches (new tables, restart points), closed with it. */
+    private final List<AutoCloseable> watches;
 
     private ReplicationSession(
             Connection sql,
@@ -112,10 +114,10 @@ public final class ReplicationSession implements AutoCloseable {
             Lsn resumeLsn,
             SnapshotRunner snapshot,
             SnapshotStream snapshots,
-            NewTableWatch newTables) {
+            List<AutoCloseable> watches) {
         this.snapshot = snapshot;
         this.snapshots = snapshots;
-        this.newTables = newTables;
+        this.watches = List.copyOf(watches);
         this.sql = sql;
         this.replication = replication;
         this.lanes = lanes;
@@ -341,19 +343,25 @@ public final class ReplicationSession implements AutoCloseable {
         readerThread.setDaemon(true);
         lanes.start();
         readerThread.start();
-        NewTableWatch newTables = sessionSnapshot.capture() == null
-                ? null
-                : NewTableWatch.start(
-                        new NewTableWatch.Settings(
-                                start.connectorName(),
-                                config.topicPrefix(),
-                                config.publicationName(),
-                                config.signalTable(),
-                                config.database()::connect),
-                        CapturedTables.parse(sessionSnapshot.capture().text()),
-                        failures);
+        List<AutoCloseable> watches = new ArrayList<>();
+        if (sessionSnapshot.capture() != null) {
+            watches.add(NewTableWatch.start(
+                    new NewTableWatch.Settings(
+                            start.connectorName(),
+                            config.topicPrefix(),
+                            config.publicationName(),
+                            config.signalTable(),
+                            config.database()::connect),
+                    CapturedTables.parse(sessionSnapshot.capture().text()),
+                    failures));
+        }
+        RestartPoints restartPoints = RestartPoints.start(
+                start.connectorName(), config.slotRestartIntervalBytes(), sql, config.database()::connect, failures);
+        if (restartPoints != null) {
+            watches.add(restartPoints);
+        }
         return new ReplicationSession(
-                sql, replication, lanes, reader, readerThread, emitter, resume, snapshot, snapshots, newTables);
+                sql, replication, lanes, reader, readerThread, emitter, resume, snapshot, snapshots, watches);
     }
 
     /** The next records in stream order; see {@link OrderedEmitter#poll}. */
@@ -404,8 +412,12 @@ public final class ReplicationSession implements AutoCloseable {
     @Override
     public void close() {
         long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
-        if (newTables != null) {
-            newTables.close();
+        for (AutoCloseable watch : watches) {
+            try {
+                watch.close();
+            } catch (Exception e) {
+                log.debug("Closing {} failed", watch, e);
+            }
         }
         snapshots.close();
         reader.stop();

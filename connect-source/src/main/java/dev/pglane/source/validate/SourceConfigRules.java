@@ -2,12 +2,12 @@ package dev.pglane.source.validate;
 
 import static dev.pglane.source.PgSourceConfig.RECONNECT_BACKOFF_INITIAL_MS;
 import static dev.pglane.source.PgSourceConfig.RECONNECT_BACKOFF_MAX_MS;
-import static dev.pglane.source.PgSourceConfig.SIGNAL_KAFKA_BOOTSTRAP_SERVERS;
-import static dev.pglane.source.PgSourceConfig.SIGNAL_KAFKA_TOPIC;
 import static dev.pglane.source.PgSourceConfig.TABLE_EXCLUDE_LIST;
 import static dev.pglane.source.PgSourceConfig.TABLE_INCLUDE_LIST;
 import static dev.pglane.source.PgSourceConfig.TOPIC_PREFIX;
 import static dev.pglane.source.PgSourceConfig.TOPIC_SINGLE_NAME;
+import static dev.pglane.source.SnapshotSettings.SIGNAL_KAFKA_BOOTSTRAP_SERVERS;
+import static dev.pglane.source.SnapshotSettings.SIGNAL_KAFKA_TOPIC;
 
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.connect.validate.ValidationReport;
