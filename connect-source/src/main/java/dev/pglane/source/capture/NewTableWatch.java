@@ -1,6 +1,7 @@
 package dev.pglane.source.capture;
 
 import dev.pglane.connect.database.ConnectionOpener;
+import dev.pglane.source.PeriodicWatch;
 import dev.pglane.source.emit.FailureSlot;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,7 +10,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,12 +20,10 @@ import org.slf4j.LoggerFactory;
  * (the watch saw the change committed), so the watermarks of the joined tables' snapshot, written later still, lie in
  * the stream after every change the server sends for them: the snapshot is as consistent as any other.
  */
-public final class NewTableWatch implements AutoCloseable {
+public final class NewTableWatch extends PeriodicWatch {
     private static final Logger log = LoggerFactory.getLogger(NewTableWatch.class);
     /** How soon a table that joined is noticed. */
     public static final Duration PERIOD = Duration.ofSeconds(5);
-
-    private static final Duration CLOSE_WAIT = Duration.ofSeconds(1);
 
     private static final String PUBLISHED = "SELECT c.oid, pt.schemaname, pt.tablename"
             + " FROM pg_catalog.pg_publication_tables pt"
@@ -47,19 +45,12 @@ public final class NewTableWatch implements AutoCloseable {
             ConnectionOpener connections) {}
 
     private final Settings settings;
-    private final FailureSlot failures;
-    private final Thread thread;
-    private volatile boolean closed;
     private CapturedTables announced;
-    private Connection connection;
-    private String lastProblem;
 
     private NewTableWatch(Settings settings, CapturedTables announced, FailureSlot failures) {
+        super(settings.connectorName(), "new-tables", PERIOD, settings.connections(), failures);
         this.settings = settings;
         this.announced = announced;
-        this.failures = failures;
-        this.thread = new Thread(this::run, "pglane-" + settings.connectorName() + "-new-tables");
-        thread.setDaemon(true);
     }
 
     /**
@@ -68,7 +59,7 @@ public final class NewTableWatch implements AutoCloseable {
      */
     public static NewTableWatch start(Settings settings, CapturedTables announced, FailureSlot failures) {
         NewTableWatch watch = new NewTableWatch(settings, announced, failures);
-        watch.thread.start();
+        watch.startThread();
         return watch;
     }
 
@@ -90,48 +81,19 @@ public final class NewTableWatch implements AutoCloseable {
         return tables;
     }
 
-    /** The thread alone uses the connection, and closes it when it ends. */
-    private void run() {
-        try {
-            watch();
-        } catch (Throwable e) { // a watch that died quietly would never notice a table again
-            if (!closed) {
-                failures.fail(new ConnectException(
-                        "The new-table watch of publication " + settings.publication() + " failed: " + e, e));
-            }
-        } finally {
-            closeConnection();
-        }
+    @Override
+    protected String describe() {
+        return "The new-table watch of publication " + settings.publication();
     }
 
-    private void watch() {
-        while (!closed) {
-            try {
-                Thread.sleep(PERIOD.toMillis());
-                check();
-                lastProblem = null;
-            } catch (InterruptedException e) {
-                return;
-            } catch (SQLException e) {
-                closeConnection();
-                if (!e.getMessage().equals(lastProblem)) {
-                    // once per kind of failure: the session's own connections report a server that is gone
-                    log.warn(
-                            "pglane source {}: cannot compare publication {} with the captured tables; tables that"
-                                    + " joined it are not noticed until this works again: {}",
-                            settings.connectorName(),
-                            settings.publication(),
-                            e.getMessage());
-                    lastProblem = e.getMessage();
-                }
-            }
-        }
+    @Override
+    protected String whileFailing() {
+        return "cannot compare publication " + settings.publication() + " with the captured tables; tables that"
+                + " joined it are not noticed until this works again";
     }
 
-    private void check() throws SQLException {
-        if (connection == null) {
-            connection = settings.connections().open("pglane-" + settings.connectorName() + "-new-tables");
-        }
+    @Override
+    protected void check(Connection connection) throws SQLException {
         Map<Long, String> published = published(connection, settings.publication(), settings.signalTable());
         CapturedTables now = CapturedTables.of(published.keySet());
         if (now.equals(announced)) {
@@ -155,28 +117,5 @@ public final class NewTableWatch implements AutoCloseable {
             }
         }
         announced = now;
-    }
-
-    private void closeConnection() {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException e) {
-                log.debug("Closing the new-table watch's connection failed", e);
-            }
-            connection = null;
-        }
-    }
-
-    @Override
-    public void close() {
-        closed = true;
-        thread.interrupt();
-        try {
-            // a session closes within seconds: a thread still in a query closes its connection once it returns
-            thread.join(CLOSE_WAIT.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.pglane.source.reader;
 
 import dev.pglane.connect.database.ConnectionOpener;
+import dev.pglane.source.PeriodicWatch;
 import dev.pglane.source.emit.FailureSlot;
 import dev.pglane.wire.Lsn;
 import java.sql.Connection;
@@ -8,7 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,30 +20,18 @@ import org.slf4j.LoggerFactory;
  * {@link #PERIOD} and, once it has moved that far since the last record, writes one with {@code
  * pg_log_standby_snapshot()} (PostgreSQL 16+; EXECUTE is the superuser's unless granted). An idle server gets none.
  */
-public final class RestartPoints implements AutoCloseable {
+public final class RestartPoints extends PeriodicWatch {
     private static final Logger log = LoggerFactory.getLogger(RestartPoints.class);
     /** How often the WAL's position is looked at. */
     static final Duration PERIOD = Duration.ofSeconds(1);
 
-    private static final Duration CLOSE_WAIT = Duration.ofSeconds(1);
-
-    private final String connectorName;
     private final long intervalBytes;
-    private final ConnectionOpener connections;
-    private final FailureSlot failures;
-    private final Thread thread;
-    private volatile boolean closed;
-    private Connection connection;
     private Lsn lastLogged;
-    private String lastProblem;
 
+    /** A watch not started yet: {@link #start} starts one. */
     RestartPoints(String connectorName, long intervalBytes, ConnectionOpener connections, FailureSlot failures) {
-        this.connectorName = connectorName;
+        super(connectorName, "restart-points", PERIOD, connections, failures);
         this.intervalBytes = intervalBytes;
-        this.connections = connections;
-        this.failures = failures;
-        this.thread = new Thread(this::run, "pglane-" + connectorName + "-restart-points");
-        thread.setDaemon(true);
     }
 
     /**
@@ -77,7 +65,7 @@ public final class RestartPoints implements AutoCloseable {
             return null;
         }
         RestartPoints watch = new RestartPoints(connectorName, intervalBytes, connections, failures);
-        watch.thread.start();
+        watch.startThread();
         return watch;
     }
 
@@ -110,10 +98,7 @@ public final class RestartPoints implements AutoCloseable {
      *
      * @return the record's position, or {@code null} when none was due
      */
-    Lsn tick() throws SQLException {
-        if (connection == null) {
-            connection = connections.open("pglane-" + connectorName + "-restart-points");
-        }
+    Lsn tick(Connection connection) throws SQLException {
         try (Statement st = connection.createStatement()) {
             Lsn now;
             try (ResultSet rs = st.executeQuery("SELECT pg_catalog.pg_current_wal_insert_lsn()::pg_catalog.text")) {
@@ -131,55 +116,19 @@ public final class RestartPoints implements AutoCloseable {
         }
     }
 
-    private void run() {
-        try {
-            while (!closed) {
-                Thread.sleep(PERIOD.toMillis());
-                try {
-                    tick();
-                    lastProblem = null;
-                } catch (SQLException e) {
-                    closeConnection();
-                    if (!e.getMessage().equals(lastProblem)) {
-                        log.warn(
-                                "pglane source {}: cannot log the running transactions; the slot's restart point"
-                                        + " moves only at the server's own records until this works again: {}",
-                                connectorName,
-                                e.getMessage());
-                        lastProblem = e.getMessage();
-                    }
-                }
-            }
-        } catch (InterruptedException e) {
-            // closing
-        } catch (Throwable e) { // a watch that died quietly would let the slot keep WAL again
-            if (!closed) {
-                failures.fail(new ConnectException("The restart-point watch failed: " + e, e));
-            }
-        } finally {
-            closeConnection();
-        }
-    }
-
-    private void closeConnection() {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException e) {
-                log.debug("Closing the restart-point watch's connection failed", e);
-            }
-            connection = null;
-        }
+    @Override
+    protected void check(Connection connection) throws SQLException {
+        tick(connection);
     }
 
     @Override
-    public void close() {
-        closed = true;
-        thread.interrupt();
-        try {
-            thread.join(CLOSE_WAIT.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    protected String describe() {
+        return "The restart-point watch";
+    }
+
+    @Override
+    protected String whileFailing() {
+        return "cannot log the running transactions; the slot's restart point moves only at the server's own"
+                + " records until this works again";
     }
 }

@@ -1,9 +1,9 @@
 package dev.pglane.source.capture;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.source.AwaitFailure;
 import dev.pglane.source.emit.FailureSlot;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -22,13 +22,10 @@ class NewTableWatchTest {
                 new NewTableWatch.Settings("shop-source", "shop", "pglane_pub", null, name -> {
                     throw new OutOfMemoryError("injected into " + name);
                 });
+        ConnectException e;
         try (NewTableWatch watch = NewTableWatch.start(settings, CapturedTables.of(List.of(16384L)), failures)) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3 * NewTableWatch.PERIOD.toSeconds());
-            while (System.nanoTime() < deadline && failed(failures) == null) {
-                Thread.sleep(20);
-            }
+            e = AwaitFailure.of(failures::rethrow, NewTableWatch.PERIOD.multipliedBy(3));
         }
-        ConnectException e = assertThrows(ConnectException.class, failures::rethrow);
         assertTrue(e.getMessage().contains("new-table watch of publication pglane_pub failed"), e.getMessage());
         assertTrue(e.getMessage().contains("injected into pglane-shop-source-new-tables"), e.getMessage());
     }
@@ -42,14 +39,5 @@ class NewTableWatchTest {
                 });
         NewTableWatch.start(settings, CapturedTables.of(List.of()), failures).close();
         assertDoesNotThrow(failures::rethrow);
-    }
-
-    private static ConnectException failed(FailureSlot failures) {
-        try {
-            failures.rethrow();
-            return null;
-        } catch (ConnectException e) {
-            return e;
-        }
     }
 }

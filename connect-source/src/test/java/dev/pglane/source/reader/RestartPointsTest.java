@@ -52,15 +52,15 @@ class RestartPointsTest {
             assertNull(RestartPoints.unable(c), "a superuser on PostgreSQL 16+ may");
             st.execute("SELECT pg_create_logical_replication_slot('restart_points', 'pgoutput')");
             Lsn created = restartAfterConfirming(st);
-            Lsn first = watch.tick();
+            Lsn first = watch.tick(c);
             assertNotNull(first, "the first look logs one");
-            assertNull(watch.tick(), "no record while the WAL has not grown by the interval");
+            assertNull(watch.tick(c), "no record while the WAL has not grown by the interval");
 
             // The server takes a record as the next restart point only once the one before it is confirmed: the
             // restart point follows the records one behind, as the source confirms what Kafka acknowledged.
-            Lsn second = grow(st, watch, first);
+            Lsn second = grow(c, st, watch, first);
             assertAtOrPast(restartAfterConfirming(st), first);
-            Lsn third = grow(st, watch, second);
+            Lsn third = grow(c, st, watch, second);
             assertAtOrPast(restartAfterConfirming(st), second);
             assertTrue(third.compareTo(second) > 0);
             assertTrue(created.compareTo(first) < 0, "without the records it would have stayed at " + created);
@@ -69,9 +69,9 @@ class RestartPointsTest {
     }
 
     /** Writes some 3 MB of WAL; the watch then logs a record past the interval. */
-    private static Lsn grow(Statement st, RestartPoints watch, Lsn last) throws SQLException {
+    private static Lsn grow(Connection c, Statement st, RestartPoints watch, Lsn last) throws SQLException {
         st.execute("INSERT INTO filler SELECT g, repeat('x', 1000) FROM generate_series(1, 3000) g");
-        Lsn next = watch.tick();
+        Lsn next = watch.tick(c);
         assertNotNull(next, "3 MB of WAL later");
         assertTrue(next.asLong() - last.asLong() >= INTERVAL, last + " then " + next);
         return next;

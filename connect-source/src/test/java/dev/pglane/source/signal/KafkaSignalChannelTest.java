@@ -1,11 +1,11 @@
 package dev.pglane.source.signal;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.connect.database.TlsSettings;
+import dev.pglane.source.AwaitFailure;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -54,11 +54,7 @@ class KafkaSignalChannelTest {
         KafkaSignalChannel channel =
                 KafkaSignalChannel.start(SETTINGS, config -> new Throwing(new StackOverflowError("injected")));
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (System.nanoTime() < deadline && !failed(channel)) {
-                Thread.sleep(20);
-            }
-            ConnectException e = assertThrows(ConnectException.class, channel::rethrowFailure);
+            ConnectException e = AwaitFailure.of(channel::rethrowFailure, Duration.ofSeconds(20));
             assertTrue(e.getMessage().contains("Reading signal topic shop_signals failed"), e.getMessage());
             assertTrue(e.getMessage().contains("StackOverflowError: injected"), e.getMessage());
         } finally {
@@ -72,14 +68,5 @@ class KafkaSignalChannelTest {
         Thread.sleep(200);
         channel.close();
         assertDoesNotThrow(channel::rethrowFailure);
-    }
-
-    private static boolean failed(KafkaSignalChannel channel) {
-        try {
-            channel.rethrowFailure();
-            return false;
-        } catch (ConnectException e) {
-            return true;
-        }
     }
 }
