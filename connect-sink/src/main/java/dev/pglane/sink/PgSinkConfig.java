@@ -18,6 +18,7 @@ import dev.pglane.connect.config.RegexList;
 import dev.pglane.connect.config.WireCheck;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.sink.admit.TableIncludeList;
+import dev.pglane.sink.decode.DecodeSettings;
 import dev.pglane.wire.TopicNames;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -397,6 +398,7 @@ public final class PgSinkConfig extends AbstractConfig {
                         NamePattern.OPTIONAL_TOPIC_NAME,
                         LOW,
                         SOURCE_TOPIC_SINGLE_NAME_DOC);
+        DecodeSettings.define(input);
         defineApply(new ConfigGroup(def, GROUP_APPLY));
         defineBuffering(new ConfigGroup(def, GROUP_BUFFERING));
         defineProgress(new ConfigGroup(def, GROUP_PROGRESS));

@@ -7,6 +7,10 @@ import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.assemble.SpillArea;
 import dev.pglane.sink.assemble.TransactionAssembler;
 import dev.pglane.sink.assemble.TransactionGroups;
+import dev.pglane.sink.decode.DecodeLanes;
+import dev.pglane.sink.decode.DecodeSettings;
+import dev.pglane.sink.decode.PayloadReader;
+import dev.pglane.sink.decode.RecordDecoder;
 import dev.pglane.sink.progress.OffsetLedger;
 import dev.pglane.sink.progress.SourceIdentityCheck;
 import dev.pglane.sink.target.TableMapping;
@@ -48,7 +52,8 @@ public final class PgSinkTask extends SinkTask {
 
     private PgSinkConfig config;
     private String sinkName;
-    private SinkRecordDecoder decoder;
+    private String markerTopic;
+    private DecodeLanes decodeLanes;
     private String messagesTopic;
     private PgSinkMetrics metrics;
     private final OffsetLedger ledger = new OffsetLedger();
@@ -82,11 +87,16 @@ public final class PgSinkTask extends SinkTask {
     public void start(Map<String, String> props) {
         config = new PgSinkConfig(props);
         sinkName = props.getOrDefault("name", "pglane-sink");
-        decoder = new SinkRecordDecoder(config.markerTopic(), admission(config));
+        markerTopic = config.markerTopic();
+        DecodeSettings decoding = DecodeSettings.of(config);
+        decodeLanes = new DecodeLanes(
+                decoding.threads(),
+                () -> new RecordDecoder(markerTopic, admission(config), PayloadReader.of(decoding.format())),
+                "pglane-" + sinkName);
         messagesTopic = TopicNames.perTable(config.sourceTopicPrefix()).messagesTopic();
         metrics = PgSinkMetrics.create(context, "pglane sink " + sinkName);
         backpressure = new Backpressure(config.bufferMaxBytes(), config.bufferMaxTransactions());
-        flow = new PartitionFlow(PartitionFlow.limitFor(config.bufferMaxTransactions()), decoder::isMarkerTopic);
+        flow = new PartitionFlow(PartitionFlow.limitFor(config.bufferMaxTransactions()), markerTopic::equals);
         groups = new TransactionGroups(config.applyGroupMaxTransactions(), GROUP_MAX_CHANGES);
         identity = new SourceIdentityCheck(config.sourceTopicPrefix());
         headWait = new HeadWait(config.transactionWaitWarn());
@@ -120,8 +130,8 @@ public final class PgSinkTask extends SinkTask {
         }
         // Connect may not call put() for a while when nothing arrives: what committed meanwhile is freed first
         freeCommitted();
-        for (SinkRecord record : records) {
-            accept(decoder.decode(record));
+        for (RecordDecoder.Decoded decoded : decodeLanes.decode(records)) {
+            accept(decoded);
         }
         release();
         watchHead();
@@ -130,15 +140,15 @@ public final class PgSinkTask extends SinkTask {
         metrics.buffered(assembler.bufferedBytes(), assembler.bufferedTransactions(), spillArea.bytes());
     }
 
-    private void accept(SinkRecordDecoder.Decoded decoded) {
-        if (decoded instanceof SinkRecordDecoder.MarkerRecord m) {
+    private void accept(RecordDecoder.Decoded decoded) {
+        if (decoded instanceof RecordDecoder.MarkerRecord m) {
             if (m.marker() instanceof Marker.Start start) {
                 identity.observe(start);
             }
             assembler.addMarker(m.marker(), m.partition(), m.offset());
-        } else if (decoded instanceof SinkRecordDecoder.Change c) {
+        } else if (decoded instanceof RecordDecoder.Change c) {
             assembler.addChange(c.record());
-        } else if (decoded instanceof SinkRecordDecoder.Undecodable u) {
+        } else if (decoded instanceof RecordDecoder.Undecodable u) {
             reportUndecodable(u);
         }
     }
@@ -148,9 +158,9 @@ public final class PgSinkTask extends SinkTask {
      * record reporting, and the transaction it belonged to completes without it; otherwise the task
      * stops, naming it. An unreadable marker always stops the task: order cannot be rebuilt without it.
      */
-    private void reportUndecodable(SinkRecordDecoder.Undecodable u) {
+    private void reportUndecodable(RecordDecoder.Undecodable u) {
         SinkRecord record = u.record();
-        var reporter = decoder.isMarkerTopic(record.topic()) ? null : context.errantRecordReporter();
+        var reporter = markerTopic.equals(record.topic()) ? null : context.errantRecordReporter();
         if (reporter == null) {
             throw notPglane(u, null);
         }
@@ -172,8 +182,8 @@ public final class PgSinkTask extends SinkTask {
         }
     }
 
-    private ConnectException notPglane(SinkRecordDecoder.Undecodable u, ConnectException refusal) {
-        boolean marker = decoder.isMarkerTopic(u.record().topic());
+    private ConnectException notPglane(RecordDecoder.Undecodable u, ConnectException refusal) {
+        boolean marker = markerTopic.equals(u.record().topic());
         String what = u.refused() ? " is refused: " : " is not a pglane " + (marker ? "marker" : "change") + ": ";
         ConnectException e = new ConnectException(
                 u.describe() + what + u.cause().getMessage()
@@ -397,6 +407,9 @@ public final class PgSinkTask extends SinkTask {
 
     @Override
     public void stop() {
+        if (decodeLanes != null) {
+            decodeLanes.close();
+        }
         discardPipeline();
         closeHeldState();
         assembler = null;

@@ -72,6 +72,27 @@ class PgSinkConnectorTest {
     }
 
     @Test
+    void thePayloadFormatMustFitTheValueConverter() {
+        String bytes = "org.apache.kafka.connect.converters.ByteArrayConverter";
+        Map<String, String> props = withoutHost();
+        props.put("payload.format", "json");
+        props.put("value.converter", "dev.pglane.connect.json.PglaneJsonConverter");
+        assertEquals(
+                List.of("payload.format=json decodes the records' bytes itself, but value.converter is"
+                        + " dev.pglane.connect.json.PglaneJsonConverter: set it (and key.converter) to " + bytes),
+                errors(props, "payload.format"));
+        props.put("value.converter", bytes);
+        assertEquals(List.of(), errors(props, "payload.format"));
+        props.put("payload.format", "connect");
+        assertEquals(
+                List.of("value.converter is " + bytes + ", which hands the sink bytes: set payload.format=json to"
+                        + " decode them"),
+                errors(props, "payload.format"));
+        props.remove("value.converter");
+        assertEquals(List.of(), errors(props, "payload.format"), "the worker's converter is not known here");
+    }
+
+    @Test
     void onlyTheMissingHostIsReported() {
         long keysWithErrors = ValidationErrors.byKey(new PgSinkConnector().validate(withoutHost()))
                 .size();

@@ -24,6 +24,7 @@ import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
@@ -46,6 +47,9 @@ final class TaskRecords {
                     new Column("note", PgColumnType.of(PgType.TEXT, -1), false)),
             NumericMapping.PRECISE);
     static final Schema ENVELOPE = new EnvelopeSchemas().forRow(ROW);
+
+    private static final JsonConverter JSON_KEYS = json(true);
+    private static final JsonConverter JSON_VALUES = json(false);
 
     final Map<TopicPartition, Long> nextOffset = new HashMap<>();
 
@@ -71,6 +75,27 @@ final class TaskRecords {
                 ENVELOPE,
                 ChangeEnvelope.toStruct(event, ENVELOPE),
                 offset);
+    }
+
+    /**
+     * {@code record} as a sink with {@code payload.format=json} receives it: key and value as the bytes Kafka's own
+     * JsonConverter writes (schemas on), through ByteArrayConverter.
+     */
+    static SinkRecord asJsonBytes(SinkRecord record) {
+        return new SinkRecord(
+                record.topic(),
+                record.kafkaPartition(),
+                null,
+                JSON_KEYS.fromConnectData(record.topic(), record.keySchema(), record.key()),
+                null,
+                JSON_VALUES.fromConnectData(record.topic(), record.valueSchema(), record.value()),
+                record.kafkaOffset());
+    }
+
+    private static JsonConverter json(boolean isKey) {
+        JsonConverter converter = new JsonConverter();
+        converter.configure(Map.of("schemas.enable", "true"), isKey);
+        return converter;
     }
 
     static Marker.Start start() {

@@ -56,7 +56,7 @@ class BadInputIT {
 
     /** Bytes someone else wrote into a change topic: garbage, or a genuine change of the topic altered. */
     enum Poison {
-        /** Not JSON at all: Connect's converter refuses it before the sink sees it. */
+        /** Not JSON at all: the sink's decoding (payload.format=json) refuses it, naming the record. */
         NOT_JSON(genuine -> "\u0000\u0001 not json {".getBytes(StandardCharsets.UTF_8)),
         /** Valid JSON with a schema, but not a pglane change envelope: the sink refuses it. */
         NOT_AN_ENVELOPE(
@@ -131,9 +131,7 @@ class BadInputIT {
             String trace = awaitTaskFailure(run.sinkName());
             String record = "record " + poisoned.topic() + "-" + poisoned.partition() + "@" + poisoned.offset();
             String named = switch (poison) {
-                // Connect's converter fails before the sink sees the record; with errors.tolerance=none
-                // Connect reports neither to its error log nor with the record's position (see README)
-                case NOT_JSON -> "Converting byte[] to Kafka Connect data failed";
+                case NOT_JSON -> record + " is not a pglane change: Converting byte[] to Kafka Connect data failed";
                 case NOT_AN_ENVELOPE -> record + " is not a pglane change";
                 case ANOTHER_TABLE ->
                     record + " is refused: it came on topic " + poisoned.topic() + " but names source table " + name

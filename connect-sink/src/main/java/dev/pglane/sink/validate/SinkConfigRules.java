@@ -4,11 +4,14 @@ import static dev.pglane.sink.PgSinkConfig.SOURCE_TOPIC_PREFIX;
 import static dev.pglane.sink.PgSinkConfig.SOURCE_TOPIC_SINGLE_NAME;
 import static dev.pglane.sink.PgSinkConfig.TABLE_INCLUDE_LIST;
 import static dev.pglane.sink.PgSinkConfig.TABLE_NAME_FORMAT;
+import static dev.pglane.sink.decode.DecodeSettings.PAYLOAD_FORMAT;
 
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.connect.validate.ValidationReport;
 import dev.pglane.sink.TableName;
 import dev.pglane.sink.admit.RecordAdmission;
+import dev.pglane.sink.decode.DecodeSettings;
+import dev.pglane.sink.decode.PayloadFormat;
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.wire.TopicNames;
 import java.util.Arrays;
@@ -25,11 +28,14 @@ import java.util.regex.PatternSyntaxException;
 final class SinkConfigRules {
     static final String TOPICS = "topics";
     static final String TOPICS_REGEX = "topics.regex";
+    static final String VALUE_CONVERTER = "value.converter";
+    static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
 
     private SinkConfigRules() {}
 
     static void check(ValidationReport report, Map<String, String> props) {
         checkTables(report);
+        checkPayloadFormat(report, props);
         if (!report.isValid(SOURCE_TOPIC_PREFIX)) {
             return;
         }
@@ -67,6 +73,30 @@ final class SinkConfigRules {
                         TABLE_NAME_FORMAT + " '" + report.value(TABLE_NAME_FORMAT) + "' leads into schema "
                                 + sample.schema() + ", a system schema the sink never writes"));
             }
+        }
+    }
+
+    /**
+     * With payload.format=json the sink reads bytes, so the connector's value converter must leave them as they are;
+     * with connect it must not. A converter left to the worker's default is not seen here: the task names it then.
+     */
+    private static void checkPayloadFormat(ValidationReport report, Map<String, String> props) {
+        String converter = props.getOrDefault(VALUE_CONVERTER, "").trim();
+        if (converter.isEmpty() || !report.isValid(PAYLOAD_FORMAT)) {
+            return;
+        }
+        PayloadFormat format = DecodeSettings.PAYLOAD_FORMATS.parse((String) report.value(PAYLOAD_FORMAT));
+        boolean bytes = converter.equals(BYTE_ARRAY_CONVERTER);
+        if (format == PayloadFormat.JSON && !bytes) {
+            report.add(new ConfigProblem(
+                    PAYLOAD_FORMAT,
+                    PAYLOAD_FORMAT + "=json decodes the records' bytes itself, but " + VALUE_CONVERTER + " is "
+                            + converter + ": set it (and key.converter) to " + BYTE_ARRAY_CONVERTER));
+        } else if (format == PayloadFormat.CONNECT && bytes) {
+            report.add(new ConfigProblem(
+                    PAYLOAD_FORMAT,
+                    VALUE_CONVERTER + " is " + BYTE_ARRAY_CONVERTER + ", which hands the sink bytes: set "
+                            + PAYLOAD_FORMAT + "=json to decode them"));
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.pglane.sink;
+package dev.pglane.sink.decode;
 
 import dev.pglane.sink.admit.RecordAdmission;
 import dev.pglane.sink.assemble.ChangeRecord;
@@ -13,17 +13,17 @@ import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
- * Turns what Connect delivers into the assembler's input: a marker, a change, or a record the sink cannot use
- * (one that is not pglane's, or one {@link RecordAdmission} refuses).
+ * Turns one record into the assembler's input: a marker, a change, or a record the sink cannot use (one that is
+ * not pglane's, or one {@link RecordAdmission} refuses). Not thread-safe: every decode thread has its own.
  */
-final class SinkRecordDecoder {
+public final class RecordDecoder {
 
     /** One decoded Kafka record. */
-    sealed interface Decoded permits MarkerRecord, Change, Undecodable {}
+    public sealed interface Decoded permits MarkerRecord, Change, Undecodable {}
 
-    record MarkerRecord(Marker marker, TopicPartition partition, long offset) implements Decoded {}
+    public record MarkerRecord(Marker marker, TopicPartition partition, long offset) implements Decoded {}
 
-    record Change(ChangeRecord record) implements Decoded {}
+    public record Change(ChangeRecord record) implements Decoded {}
 
     /**
      * A record the sink does not apply: it is not a pglane change, or it is one that may not be applied here.
@@ -31,32 +31,31 @@ final class SinkRecordDecoder {
      * @param keyXid the xid from its key, or -1 when even the key is unreadable
      * @param refused true for a pglane change that {@link RecordAdmission} refused
      */
-    record Undecodable(SinkRecord record, long keyXid, DataException cause, boolean refused) implements Decoded {
-        String describe() {
+    public record Undecodable(SinkRecord record, long keyXid, DataException cause, boolean refused) implements Decoded {
+        public String describe() {
             return "record " + record.topic() + "-" + record.kafkaPartition() + "@" + record.kafkaOffset();
         }
     }
 
     private final String markerTopic;
     private final RecordAdmission admission;
+    private final PayloadReader payloads;
 
-    SinkRecordDecoder(String markerTopic, RecordAdmission admission) {
+    public RecordDecoder(String markerTopic, RecordAdmission admission, PayloadReader payloads) {
         this.markerTopic = markerTopic;
         this.admission = admission;
+        this.payloads = payloads;
     }
 
-    boolean isMarkerTopic(String topic) {
-        return markerTopic.equals(topic);
-    }
-
-    Decoded decode(SinkRecord record) {
+    public Decoded decode(SinkRecord record) {
         TopicPartition partition = new TopicPartition(record.topic(), record.kafkaPartition());
         long offset = record.kafkaOffset();
         try {
-            if (isMarkerTopic(record.topic())) {
-                return new MarkerRecord(MarkerCodec.fromStruct(record.value()), partition, offset);
+            Object value = payloads.value(record);
+            if (markerTopic.equals(record.topic())) {
+                return new MarkerRecord(MarkerCodec.fromStruct(value), partition, offset);
             }
-            ChangeEvent event = ChangeEnvelope.fromStruct(record.value());
+            ChangeEvent event = ChangeEnvelope.fromStruct(value);
             String refusal = admission.refusal(record.topic(), event);
             if (refusal != null) {
                 return new Undecodable(record, keyXid(record), new DataException(refusal), true);
@@ -68,9 +67,9 @@ final class SinkRecordDecoder {
         }
     }
 
-    private static long keyXid(SinkRecord record) {
+    private long keyXid(SinkRecord record) {
         try {
-            return TransactionKey.xid(record.key());
+            return TransactionKey.xid(payloads.key(record));
         } catch (RuntimeException e) {
             return -1L;
         }

@@ -1,0 +1,128 @@
+package dev.pglane.sink.decode;
+
+import dev.pglane.sink.decode.RecordDecoder.Decoded;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * Decodes a batch of records on the task thread and the decode threads at once: the batch is cut into consecutive
+ * slices, the task thread decodes the first while each thread decodes one of the others, and the results come
+ * back in the batch's order. Each slice has a {@link RecordDecoder} of its own, so no decoder is ever used by two
+ * threads at a time. A batch too small to be worth the hand-over is decoded on the task thread alone.
+ *
+ * <p>{@link #decode} is called from one thread at a time (the task's).
+ */
+public final class DecodeLanes implements AutoCloseable {
+    /** Fewest records per slice: below this, handing a slice to another thread costs more than decoding it. */
+    static final int MIN_SLICE = 64;
+
+    private final RecordDecoder[] decoders;
+    private final ExecutorService threads;
+
+    /**
+     * @param threads decode threads beside the calling one; 0 for none
+     * @param decoders makes one decoder per slice
+     * @param threadPrefix names the threads, {@code <prefix>-decode-<n>}
+     */
+    public DecodeLanes(int threads, Supplier<RecordDecoder> decoders, String threadPrefix) {
+        this.decoders = new RecordDecoder[threads + 1];
+        Arrays.setAll(this.decoders, i -> decoders.get());
+        this.threads = threads == 0 ? null : Executors.newFixedThreadPool(threads, namedDaemons(threadPrefix));
+    }
+
+    private static ThreadFactory namedDaemons(String prefix) {
+        AtomicInteger next = new AtomicInteger();
+        return task -> {
+            Thread thread = new Thread(task, prefix + "-decode-" + next.getAndIncrement());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /**
+     * The batch, decoded, in its order.
+     *
+     * @throws ConnectException if decoding failed other than by a record being unusable (which is a result), or
+     *     the task thread was interrupted; every slice has ended by then
+     */
+    public List<Decoded> decode(Collection<SinkRecord> batch) {
+        List<SinkRecord> records = batch instanceof List<SinkRecord> list ? list : new ArrayList<>(batch);
+        int size = records.size();
+        Decoded[] out = new Decoded[size];
+        int slices = Math.max(1, Math.min(decoders.length, size / MIN_SLICE));
+        List<Future<?>> others = new ArrayList<>(slices - 1);
+        for (int slice = 1; slice < slices; slice++) {
+            int index = slice;
+            others.add(threads.submit(() -> decodeSlice(index, records, out, slices)));
+        }
+        RuntimeException failure = null;
+        try {
+            decodeSlice(0, records, out, slices);
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        failure = awaitAll(others, failure);
+        if (failure != null) {
+            throw failure;
+        }
+        return Arrays.asList(out);
+    }
+
+    private void decodeSlice(int slice, List<SinkRecord> records, Decoded[] out, int slices) {
+        int from = bound(slice, records.size(), slices);
+        int to = bound(slice + 1, records.size(), slices);
+        RecordDecoder decoder = decoders[slice];
+        for (int i = from; i < to; i++) {
+            out[i] = decoder.decode(records.get(i));
+        }
+    }
+
+    private static int bound(int slice, int size, int slices) {
+        return (int) ((long) size * slice / slices);
+    }
+
+    /** Waits for every slice, also after a failure: a slice still running would share its decoder with the next batch. */
+    private static RuntimeException awaitAll(List<Future<?>> slices, RuntimeException first) {
+        RuntimeException failure = first;
+        boolean interrupted = false;
+        for (Future<?> slice : slices) {
+            while (true) {
+                try {
+                    slice.get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause() instanceof RuntimeException r
+                                ? r
+                                : new ConnectException("A decode thread failed: " + e.getCause(), e.getCause());
+                    }
+                    break;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return failure;
+    }
+
+    @Override
+    public void close() {
+        if (threads != null) {
+            threads.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package dev.pglane.sink.decode;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.sink.admit.RecordAdmission;
+import dev.pglane.sink.admit.TableIncludeList;
+import dev.pglane.sink.decode.RecordDecoder.Decoded;
+import dev.pglane.sink.target.TableMapping;
+import dev.pglane.wire.Lsn;
+import dev.pglane.wire.TopicNames;
+import dev.pglane.wire.TransactionKey;
+import dev.pglane.wire.marker.Marker;
+import dev.pglane.wire.marker.MarkerCodec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.Test;
+
+/** A batch decoded on several threads comes back whole and in its order, and a failure waits for every slice. */
+class DecodeLanesTest {
+    private static final String MARKERS = "shop.transactions";
+    private static final String LEDGER = "shop.public.ledger";
+
+    /**
+     * Which threads read values; the value at {@link #failAt} fails as a misconfigured converter does, the one at
+     * {@link #slowAt} takes its time.
+     */
+    private final Set<String> readers = ConcurrentHashMap.newKeySet();
+
+    private final AtomicInteger running = new AtomicInteger();
+    private volatile long failAt = -1;
+    private volatile long slowAt = -1;
+
+    @Test
+    void aBatchDecodedOnThreeThreadsEqualsTheOneTheTaskThreadDecodesAlone() {
+        List<SinkRecord> batch = batch(1_000);
+        List<Decoded> alone;
+        try (DecodeLanes lanes = lanes(0)) {
+            alone = lanes.decode(batch);
+            assertEquals(Set.of(Thread.currentThread().getName()), readers);
+        }
+        readers.clear();
+        try (DecodeLanes lanes = lanes(2)) {
+            assertEquals(described(alone), described(lanes.decode(batch)));
+            assertEquals(3, readers.size(), "the task thread and both decode threads took a slice: " + readers);
+            assertTrue(
+                    readers.stream()
+                                    .filter(name -> name.startsWith("test-decode-"))
+                                    .count()
+                            == 2,
+                    readers::toString);
+            // a second batch reuses the threads and their decoders
+            assertEquals(described(alone), described(lanes.decode(batch)));
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            if (i % 10 == 9) {
+                RecordDecoder.Undecodable bad = assertInstanceOf(RecordDecoder.Undecodable.class, alone.get(i));
+                assertSame(batch.get(i), bad.record());
+                assertEquals(i, bad.keyXid(), "the xid of an unreadable value's key is read for its transaction");
+            } else {
+                RecordDecoder.MarkerRecord marker = assertInstanceOf(RecordDecoder.MarkerRecord.class, alone.get(i));
+                assertEquals(i, marker.offset());
+                assertEquals(i, marker.marker().keyXid());
+            }
+        }
+    }
+
+    @Test
+    void aSmallBatchStaysOnTheTaskThread() {
+        try (DecodeLanes lanes = lanes(2)) {
+            assertEquals(
+                    2 * DecodeLanes.MIN_SLICE - 1,
+                    lanes.decode(batch(2 * DecodeLanes.MIN_SLICE - 1)).size());
+            assertEquals(Set.of(Thread.currentThread().getName()), readers);
+        }
+    }
+
+    @Test
+    void aFailureOnADecodeThreadIsThrownOnceEverySliceEnded() {
+        List<SinkRecord> batch = batch(900);
+        failAt = 350; // in the second slice; the third is still busy then
+        slowAt = 850;
+        try (DecodeLanes lanes = lanes(2)) {
+            ConnectException e = assertThrows(ConnectException.class, () -> lanes.decode(batch));
+            assertEquals("value of offset 350 is not bytes", e.getMessage());
+            assertEquals(0, running.get(), "no slice still decodes when the failure is thrown");
+            failAt = -1;
+            slowAt = -1;
+            assertEquals(900, lanes.decode(batch).size(), "the lanes go on after a failed batch");
+        }
+    }
+
+    /** What a decoded record says, comparable across runs (a cause is a new exception each time). */
+    private static List<String> described(List<Decoded> decoded) {
+        return decoded.stream()
+                .map(d -> d instanceof RecordDecoder.Undecodable u
+                        ? u.describe() + " xid " + u.keyXid() + ": " + u.cause().getMessage()
+                        : d.toString())
+                .toList();
+    }
+
+    private DecodeLanes lanes(int threads) {
+        return new DecodeLanes(threads, () -> new RecordDecoder(MARKERS, admission(), new RecordingReader()), "test");
+    }
+
+    private static RecordAdmission admission() {
+        return new RecordAdmission(
+                TopicNames.perTable("shop"),
+                new TableIncludeList(List.of()),
+                new TableMapping("${schema}.${table}"),
+                null,
+                false);
+    }
+
+    /** END markers of xids 0, 1, ...; every tenth record a change whose value is not a pglane envelope. */
+    private static List<SinkRecord> batch(int size) {
+        List<SinkRecord> records = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            Object key = TransactionKey.of(i);
+            records.add(
+                    i % 10 == 9
+                            ? new SinkRecord(LEDGER, 0, TransactionKey.SCHEMA, key, null, "garbage", i)
+                            : new SinkRecord(
+                                    MARKERS,
+                                    0,
+                                    TransactionKey.SCHEMA,
+                                    key,
+                                    MarkerCodec.SCHEMA,
+                                    MarkerCodec.toStruct(end(i)),
+                                    i));
+        }
+        return records;
+    }
+
+    private static Marker.End end(long xid) {
+        Lsn lsn = Lsn.valueOf(0x1000 + xid * 0x100);
+        return new Marker.End(7, xid, lsn, lsn, 1_700_000_000_000_000L, 0, List.of(), null);
+    }
+
+    private final class RecordingReader implements PayloadReader {
+        @Override
+        public Object value(SinkRecord record) {
+            running.incrementAndGet();
+            try {
+                readers.add(Thread.currentThread().getName());
+                if (record.kafkaOffset() == failAt) {
+                    throw new ConnectException("value of offset " + failAt + " is not bytes");
+                }
+                if (record.kafkaOffset() == slowAt) {
+                    Thread.sleep(300);
+                }
+                return record.value();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            } finally {
+                running.decrementAndGet();
+            }
+        }
+
+        @Override
+        public Object key(SinkRecord record) {
+            return record.key();
+        }
+    }
+}
