@@ -77,7 +77,8 @@ public final class PgSinkConfig extends AbstractConfig {
     public static final String APPLY_PIPELINE = "apply.pipeline";
     static final String APPLY_PIPELINE_DOC = "Send the statements of a target transaction to the target in one round"
             + " trip (pgjdbc pipelines a multi-statement prepared statement) instead of one round trip per"
-            + " statement or batch. If a row does not fit (a conflict) or a statement fails, that transaction is"
+            + " statement or batch, with a table's changes gathered across the other tables' changes and its updates"
+            + " and deletes by key as one set statement. If a row does not fit (a conflict) or a statement fails, that transaction is"
             + " rolled back and applied again statement by statement, which applies conflict.policy and names the"
             + " record; the next 64 transactions then go statement by statement too.";
     static final boolean APPLY_PIPELINE_DEFAULT = true;

@@ -55,10 +55,9 @@ public final class ApplySession implements TransactionApplier {
     private final boolean pipelineEnabled;
     private final boolean truncateCascade;
     private final StatementPipeline pipeline;
+    private final TableBatches batches = new TableBatches();
     private final ChunkCopy chunkCopy;
     private final ChunkPreparation chunks;
-    /** True while {@link #applyPipelined} runs: {@link #flush} queues instead of sending. */
-    private boolean pipelined;
     /** Transactions still to apply statement by statement after a redo. */
     private int separateLeft;
     /** Transactions the pipeline could not apply, which went statement by statement instead. */
@@ -178,7 +177,6 @@ public final class ApplySession implements TransactionApplier {
     private boolean applyPipelined(SourceTransaction tx, boolean emptied) throws SQLException {
         discardPending();
         prepareChunk(tx, emptied);
-        pipelined = true;
         try {
             for (ChangeRecord record : tx.changes()) {
                 switch (record.event().op()) {
@@ -189,15 +187,16 @@ public final class ApplySession implements TransactionApplier {
                         return false; // rare, and it locks whole tables: not worth a pipeline of its own
                     }
                     default -> {
-                        if (!addRow(record, tx)) {
+                        if (!addPipelinedRow(record, tx)) {
                             return false;
                         }
                     }
                 }
             }
-            return flush(tx) && pipeline.send(tx) == StatementPipeline.Outcome.APPLIED;
+            return batches.closeAll((plan, rows) -> queue(plan, rows, tx))
+                    && pipeline.send(tx) == StatementPipeline.Outcome.APPLIED;
         } finally {
-            pipelined = false;
+            batches.clear();
             pipeline.clear();
             discardPending();
         }
@@ -234,18 +233,20 @@ public final class ApplySession implements TransactionApplier {
                 (System.nanoTime() - started) / 1000);
     }
 
-    /** @return false if the pipeline reported that a row did not fit (never when applying separately) */
-    private boolean addRow(ChangeRecord record, SourceTransaction tx) throws SQLException {
+    /** @return false if the pipeline reported that a row did not fit */
+    private boolean addPipelinedRow(ChangeRecord record, SourceTransaction tx) throws SQLException {
+        return batches.add(plans.planFor(record), record, (plan, batch) -> queue(plan, batch, tx));
+    }
+
+    /** Statement by statement: consecutive changes of one shape share a batch, in the source's order. */
+    private void addRow(ChangeRecord record, SourceTransaction tx) throws SQLException {
         RowPlan plan = plans.planFor(record);
         if (!truncated.isEmpty()
                 || (!rows.isEmpty() && (rows.size() >= rowPlan.maxRows || !plan.sameStatement(rowPlan)))) {
-            if (!flush(tx)) {
-                return false;
-            }
+            flush(tx);
         }
         rowPlan = plan;
         rows.add(record);
-        return true;
     }
 
     private void addTruncate(ChangeRecord record, SourceTransaction tx) throws SQLException {
@@ -263,22 +264,23 @@ public final class ApplySession implements TransactionApplier {
     }
 
     /**
-     * Sends the pending batch, or queues it in the pipeline (sending the pipeline once it is full).
+     * Queues a batch in the pipeline, sending the pipeline once it is full.
      *
-     * @return false if the pipeline reported that a row did not fit (never when applying separately)
+     * @return false if the pipeline reported that a row did not fit
      */
-    private boolean flush(SourceTransaction tx) throws SQLException {
-        boolean fits = true;
-        if (!rows.isEmpty() && pipelined) {
-            pipeline.add(rowPlan, rows);
-            fits = !pipeline.isFull() || pipeline.send(tx) == StatementPipeline.Outcome.APPLIED;
-        } else if (!rows.isEmpty()) {
+    private boolean queue(RowPlan plan, List<ChangeRecord> batch, SourceTransaction tx) throws SQLException {
+        pipeline.add(plan, batch);
+        return !pipeline.isFull() || pipeline.send(tx) == StatementPipeline.Outcome.APPLIED;
+    }
+
+    /** Sends the pending batch of the statement-by-statement path, or the pending truncate. */
+    private void flush(SourceTransaction tx) throws SQLException {
+        if (!rows.isEmpty()) {
             writer.write(rowPlan, rows, tx);
         } else if (!truncated.isEmpty()) {
             truncate(tx);
         }
         discardPending();
-        return fits;
     }
 
     /**
@@ -346,6 +348,11 @@ public final class ApplySession implements TransactionApplier {
     /** How many transactions the pipeline could not apply, so that they were applied statement by statement. */
     long redone() {
         return redone;
+    }
+
+    /** Statements the pipelined path sent, a set statement counting once. */
+    long statementsPipelined() {
+        return pipeline.statementsSent();
     }
 
     @Override

@@ -13,6 +13,7 @@ import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.envelope.RowImage;
 import dev.pglane.wire.types.ColumnParameters;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -62,6 +63,11 @@ final class RowPlan {
     final boolean returnsInserted;
     /** Most rows of one statement (INSERT) or JDBC batch (UPDATE, DELETE, INSERT under skip). */
     final int maxRows;
+    /**
+     * The statement that changes many rows at once, for an UPDATE or DELETE by the target's key; null for other
+     * plans, which send one statement per row.
+     */
+    final SetStatement set;
 
     private final String insertHead;
     private final String rowTuple;
@@ -103,6 +109,18 @@ final class RowPlan {
                 ? insertHead + rowTuple + upsert
                 : null;
         this.maxRows = maxRows(batchMaxRows);
+        this.set = setStatement(target, keyed, batchMaxRows);
+    }
+
+    private SetStatement setStatement(TargetTable target, boolean keyed, int batchMaxRows) {
+        if (!keyed || !names(match).equals(target.identityKey())) {
+            return null;
+        }
+        return switch (kind) {
+            case UPDATE -> statement == null ? null : SetStatement.update(target, match, written, batchMaxRows);
+            case DELETE -> SetStatement.delete(target, match, batchMaxRows);
+            case INSERT -> null;
+        };
     }
 
     record Settings(ConflictPolicy policy, int batchMaxRows) {}
@@ -180,6 +198,22 @@ final class RowPlan {
     String describeKey(ChangeRecord record) {
         ChangeEvent event = record.event();
         return RowValues.describe(match, event, kind == Kind.INSERT ? RowImage.AFTER : RowValues.matchImage(event));
+    }
+
+    /** The key of the target row {@code record} changes, as text, for telling the rows of a batch apart. */
+    List<String> matchKey(ChangeRecord record) {
+        return texts(match, record.event(), RowValues.matchImage(record.event()));
+    }
+
+    /** True if {@code record}, an update, leaves its row's key as it was. */
+    boolean keepsKey(ChangeRecord record) {
+        ChangeEvent event = record.event();
+        return event.before() == null || matchKey(record).equals(texts(match, event, RowImage.AFTER));
+    }
+
+    private static List<String> texts(List<Field> fields, ChangeEvent event, RowImage image) {
+        return Arrays.asList(
+                fields.stream().map(f -> RowValues.text(f, event, image)).toArray(String[]::new));
     }
 
     /** True if changes of both plans can share one statement or batch. */

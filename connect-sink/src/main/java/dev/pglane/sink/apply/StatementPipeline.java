@@ -8,6 +8,7 @@ import dev.pglane.wire.envelope.RowImage;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,13 +43,18 @@ final class StatementPipeline implements AutoCloseable {
     private final List<Step> steps = new ArrayList<>();
     private final List<String> texts = new ArrayList<>();
     private int values;
+    private long statementsSent;
 
     StatementPipeline(StatementCache composites) {
         this.composites = composites;
     }
 
-    /** One batch of rows sharing a plan, and how many statements it sends. */
-    private record Step(RowPlan plan, List<ChangeRecord> records, int statements) {}
+    /**
+     * One batch of rows sharing a plan, and how many statements it sends.
+     *
+     * @param set whether its rows go in one {@link SetStatement}
+     */
+    private record Step(RowPlan plan, List<ChangeRecord> records, int statements, boolean set) {}
 
     /** True if nothing is waiting to be sent. */
     boolean isEmpty() {
@@ -60,19 +66,32 @@ final class StatementPipeline implements AutoCloseable {
         return texts.size() >= MAX_STATEMENTS || values >= MAX_VALUES;
     }
 
-    /** Queues rows that share {@code plan}: one multi-row INSERT, or one UPDATE or DELETE per row. */
+    /**
+     * Queues rows that share {@code plan}: one multi-row INSERT; one UPDATE or DELETE for all of them when the plan
+     * has a set form (the rows then have distinct keys, up to its {@link SetStatement#maxRows}); else one UPDATE or
+     * DELETE per row.
+     */
     void add(RowPlan plan, List<ChangeRecord> records) {
         if (plan.kind == RowPlan.Kind.INSERT) {
             texts.add(plan.insert(records.size()));
-            steps.add(new Step(plan, List.copyOf(records), 1));
+            steps.add(new Step(plan, List.copyOf(records), 1, false));
             values += plan.written.size() * records.size();
+        } else if (plan.set != null && records.size() > 1) {
+            texts.add(plan.set.text(records.size()));
+            steps.add(new Step(plan, List.copyOf(records), 1, true));
+            values += plan.set.values(records.size());
         } else if (plan.statement != null) { // null: an update of unchanged TOAST columns only
             for (int i = 0; i < records.size(); i++) {
                 texts.add(plan.statement);
             }
-            steps.add(new Step(plan, List.copyOf(records), records.size()));
+            steps.add(new Step(plan, List.copyOf(records), records.size(), false));
             values += (plan.written.size() + plan.match.size()) * records.size();
         }
+    }
+
+    /** Statements sent so far, set statements counting once: what the target planned and started. */
+    long statementsSent() {
+        return statementsSent;
     }
 
     /**
@@ -88,6 +107,7 @@ final class StatementPipeline implements AutoCloseable {
         try {
             PreparedStatement statement = composites.get(String.join(";\n", texts));
             bindAll(statement, tx);
+            statementsSent += texts.size();
             return readResults(statement, statement.execute());
         } catch (SQLException e) {
             if (SqlStateClass.of(e) == SqlStateClass.CONNECTION || TransientFailures.isTransient(e)) {
@@ -114,6 +134,10 @@ final class StatementPipeline implements AutoCloseable {
     private void bindAll(PreparedStatement statement, SourceTransaction tx) throws SQLException {
         int index = 1;
         for (Step step : steps) {
+            if (step.set) {
+                index = bindSet(statement, index, step, tx);
+                continue;
+            }
             for (ChangeRecord record : step.records) {
                 index = RowValues.bindNaming(statement, index, step.plan.written, record, RowImage.AFTER, tx);
                 if (step.plan.kind != RowPlan.Kind.INSERT) {
@@ -122,6 +146,23 @@ final class StatementPipeline implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** A set statement's rows, each its key then its written values, then the padding's nulls. */
+    private static int bindSet(PreparedStatement statement, int first, Step step, SourceTransaction tx)
+            throws SQLException {
+        RowPlan plan = step.plan;
+        int index = first;
+        for (ChangeRecord record : step.records) {
+            index = RowValues.bindNaming(
+                    statement, index, plan.match, record, RowValues.matchImage(record.event()), tx);
+            index = RowValues.bindNaming(statement, index, plan.written, record, RowImage.AFTER, tx);
+        }
+        int end = first + plan.set.values(step.records.size());
+        while (index < end) {
+            statement.setNull(index++, Types.OTHER);
+        }
+        return index;
     }
 
     /**
@@ -145,7 +186,7 @@ final class StatementPipeline implements AutoCloseable {
     }
 
     private static boolean fits(PreparedStatement statement, Step step, boolean rows) throws SQLException {
-        int expected = step.plan.kind == RowPlan.Kind.INSERT ? step.records.size() : 1;
+        int expected = step.plan.kind == RowPlan.Kind.INSERT || step.set ? step.records.size() : 1;
         if (!rows) {
             int count = statement.getUpdateCount();
             // snapshot rows of a table whose every column is key leave an existing row as it is: the same row
