@@ -28,8 +28,12 @@ class RestartPointsTest {
 
     @BeforeAll
     static void startServer() throws IOException, SQLException {
+        // the embedded server commits asynchronously by default, and the slot advances only over flushed WAL: the
+        // commit that confirms a record must flush it; no autovacuum, whose transactions would be running ones
         server = EmbeddedPostgres.builder()
                 .setServerConfig("wal_level", "logical")
+                .setServerConfig("synchronous_commit", "on")
+                .setServerConfig("autovacuum", "off")
                 .start();
         try (Connection c = server.getPostgresDatabase().getConnection();
                 Statement st = c.createStatement()) {
