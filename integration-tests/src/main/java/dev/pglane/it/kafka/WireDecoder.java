@@ -6,6 +6,7 @@ import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.marker.Marker;
 import dev.pglane.wire.marker.MarkerCodec;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.json.JsonConverter;
@@ -40,23 +41,24 @@ public final class WireDecoder {
         long keyXid = TransactionKey.xid(key.value());
         if (topic.equals(markerTopic)) {
             Marker marker = MarkerCodec.fromStruct(value.value());
-            check(keyXid == marker.keyXid(), record, "key xid " + keyXid + " but marker " + marker);
+            check(keyXid == marker.keyXid(), record, () -> "key xid " + keyXid + " but marker " + marker);
             return new WireRecord.MarkerRecord(topic, record.partition(), record.offset(), marker);
         }
         ChangeEvent event = ChangeEnvelope.fromStruct(value.value());
         long xid = event.transaction() == null ? 0 : event.transaction().xid();
-        check(keyXid == xid, record, "key xid " + keyXid + " but transaction.xid " + xid);
+        check(keyXid == xid, record, () -> "key xid " + keyXid + " but transaction.xid " + xid);
         check(
                 event.source().txId() == xid,
                 record,
-                "source.txId " + event.source().txId() + " but xid " + xid);
+                () -> "source.txId " + event.source().txId() + " but xid " + xid);
         return new WireRecord.Change(topic, record.partition(), record.offset(), keyXid, event);
     }
 
-    private static void check(boolean holds, ConsumerRecord<byte[], byte[]> record, String problem) {
+    /** The problem is described only when it is one: every record of a topic read to its end passes here. */
+    private static void check(boolean holds, ConsumerRecord<byte[], byte[]> record, Supplier<String> problem) {
         if (!holds) {
             throw new IllegalStateException(
-                    record.topic() + "-" + record.partition() + "@" + record.offset() + ": " + problem);
+                    record.topic() + "-" + record.partition() + "@" + record.offset() + ": " + problem.get());
         }
     }
 }
