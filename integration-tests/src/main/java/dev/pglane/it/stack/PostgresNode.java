@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +31,8 @@ public final class PostgresNode implements AutoCloseable {
     private static final String DATABASE = "postgres";
     // First starts unpack ~60 MB per major, and the two cores are shared: zonky's 10 s default is too tight.
     private static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
+    /** Lines of the server log a failed start quotes. */
+    private static final int LOG_TAIL_LINES = 30;
 
     /** How much WAL the server writes: {@code logical} for a source, the default {@code replica} otherwise. */
     public enum WalLevel {
@@ -131,7 +134,19 @@ public final class PostgresNode implements AutoCloseable {
             server = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException(
-                    "PostgreSQL '" + name + "' (" + version + ") did not start; see " + logFile, e);
+                    "PostgreSQL '" + name + "' (" + version + ") did not start; the end of " + logFile + ":\n"
+                            + logTail(),
+                    e);
+        }
+    }
+
+    /** The server log's last lines: the log lives in a directory that the tests remove when they end. */
+    private String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(logFile);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "(unreadable: " + e + ")";
         }
     }
 
