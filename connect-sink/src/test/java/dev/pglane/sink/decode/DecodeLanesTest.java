@@ -19,6 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -30,14 +32,17 @@ class DecodeLanesTest {
     private static final String LEDGER = "shop.public.ledger";
 
     /**
-     * Which threads read values; the value at {@link #failAt} fails as a misconfigured converter does, the one at
-     * {@link #slowAt} takes its time.
+     * Which threads read values; the value at {@link #failAt} fails as a misconfigured converter does, and the one
+     * at {@link #slowAt} is read only after that failure, and not before the test saw {@code decode} return (or a
+     * deadline passed): a {@code decode} that returned before every slice ended shows a slice still running.
      */
     private final Set<String> readers = ConcurrentHashMap.newKeySet();
 
     private final AtomicInteger running = new AtomicInteger();
     private volatile long failAt = -1;
     private volatile long slowAt = -1;
+    private final CountDownLatch failed = new CountDownLatch(1);
+    private final CountDownLatch returned = new CountDownLatch(1);
 
     @Test
     void aBatchDecodedOnThreeThreadsEqualsTheOneTheTaskThreadDecodesAlone() {
@@ -90,8 +95,10 @@ class DecodeLanesTest {
         slowAt = 850;
         try (DecodeLanes lanes = lanes(2)) {
             ConnectException e = assertThrows(ConnectException.class, () -> lanes.decode(batch));
+            int stillRunning = running.get();
+            returned.countDown();
             assertEquals("value of offset 350 is not bytes", e.getMessage());
-            assertEquals(0, running.get(), "no slice still decodes when the failure is thrown");
+            assertEquals(0, stillRunning, "no slice still decodes when the failure is thrown");
             failAt = -1;
             slowAt = -1;
             assertEquals(900, lanes.decode(batch).size(), "the lanes go on after a failed batch");
@@ -152,10 +159,12 @@ class DecodeLanesTest {
             try {
                 readers.add(Thread.currentThread().getName());
                 if (record.kafkaOffset() == failAt) {
+                    failed.countDown();
                     throw new ConnectException("value of offset " + failAt + " is not bytes");
                 }
                 if (record.kafkaOffset() == slowAt) {
-                    Thread.sleep(300);
+                    assertTrue(failed.await(30, TimeUnit.SECONDS), "the other slice failed");
+                    returned.await(2, TimeUnit.SECONDS); // a correct decode() returns only after this slice
                 }
                 return record.value();
             } catch (InterruptedException e) {
