@@ -7,59 +7,70 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 
 /**
- * Reads the fields of a pglane {@link Struct} and turns every deviation from the contract into a
- * {@link WireFormatException} that names the field and the value.
+ * Reads the fields of a pglane {@link Struct} (or of its {@link FieldValues}) and turns every deviation from the
+ * contract into a {@link WireFormatException} that names the field and the value.
  *
  * <p>Connect's own getters fail with messages that omit which record was being decoded; the decoders
  * of keys, envelopes and markers all go through here so their errors read the same way.
  */
 public final class StructReader {
 
-    private final Struct struct;
+    /** A {@link Struct} or {@link FieldValues}. */
+    private final Object value;
+
+    private final Schema schema;
     private final String context;
     /** The index after the field last read: the decoders read mostly in schema order. */
     private int next;
 
-    private StructReader(Struct struct, String context) {
-        this.struct = struct;
+    private StructReader(Object value, Schema schema, String context) {
+        this.value = value;
+        this.schema = schema;
         this.context = context;
     }
 
     /**
-     * Starts reading {@code value}, which must be a {@link Struct} whose schema is named
+     * Starts reading {@code value}, which must be a {@link Struct} or {@link FieldValues} whose schema is named
      * {@code schemaName}.
      *
      * @param context how errors name the thing being read, e.g. {@code "marker"}
      */
     public static StructReader of(Object value, String schemaName, String context) {
-        Struct struct = asStruct(value, schemaName, context);
-        if (!schemaName.equals(struct.schema().name())) {
-            throw nameMismatch(struct, schemaName, context);
+        Schema schema = schemaOf(value, schemaName, context);
+        if (!schemaName.equals(schema.name())) {
+            throw nameMismatch(schema, schemaName, context);
         }
-        return new StructReader(struct, context);
+        return new StructReader(value, schema, context);
     }
 
     /** Like {@link #of} but accepts any schema name that ends with {@code nameSuffix}. */
     public static StructReader ofNameSuffix(Object value, String nameSuffix, String context) {
-        Struct struct = asStruct(value, "*" + nameSuffix, context);
-        String name = struct.schema().name();
+        Schema schema = schemaOf(value, "*" + nameSuffix, context);
+        String name = schema.name();
         if (name == null || !name.endsWith(nameSuffix)) {
-            throw nameMismatch(struct, "*" + nameSuffix, context);
+            throw nameMismatch(schema, "*" + nameSuffix, context);
         }
-        return new StructReader(struct, context);
+        return new StructReader(value, schema, context);
     }
 
-    private static Struct asStruct(Object value, String expectedName, String context) {
+    private static Schema schemaOf(Object value, String expectedName, String context) {
         if (value instanceof Struct struct) {
-            return struct;
+            return struct.schema();
+        }
+        if (value instanceof FieldValues fields) {
+            return fields.schema();
         }
         throw new WireFormatException(context + ": expected a Struct named " + expectedName + " but got "
                 + (value == null ? "null" : value.getClass().getName()));
     }
 
-    private static WireFormatException nameMismatch(Struct struct, String expectedName, String context) {
-        return WireFormatException.forField(
-                context, "schema name", struct.schema().name(), "must be " + expectedName);
+    private static WireFormatException nameMismatch(Schema schema, String expectedName, String context) {
+        return WireFormatException.forField(context, "schema name", schema.name(), "must be " + expectedName);
+    }
+
+    /** The schema of what is read. */
+    public Schema schema() {
+        return schema;
     }
 
     public long requiredLong(String field) {
@@ -111,8 +122,18 @@ public final class StructReader {
         return value instanceof java.nio.ByteBuffer buffer ? bytesOf(buffer) : (byte[]) value;
     }
 
+    /** A struct the caller uses as Connect data (a row): never {@link FieldValues}. */
     public Struct optionalStruct(String field) {
-        return (Struct) optional(field, Schema.Type.STRUCT);
+        Object struct = optional(field, Schema.Type.STRUCT);
+        if (struct instanceof FieldValues) {
+            throw invalid(field, struct, "must be a Struct");
+        }
+        return (Struct) struct;
+    }
+
+    /** A struct to read with another StructReader: a {@link Struct} or {@link FieldValues}, or {@code null}. */
+    public Object optionalBlock(String field) {
+        return optional(field, Schema.Type.STRUCT);
     }
 
     @SuppressWarnings("unchecked")
@@ -139,10 +160,9 @@ public final class StructReader {
 
     /** The field named {@code name}: the one after the last read if it is, else a lookup by name. */
     private Field declared(String name) {
-        List<Field> fields = struct.schema().fields();
-        Field found = next < fields.size() && fields.get(next).name().equals(name)
-                ? fields.get(next)
-                : struct.schema().field(name);
+        List<Field> fields = schema.fields();
+        Field found =
+                next < fields.size() && fields.get(next).name().equals(name) ? fields.get(next) : schema.field(name);
         if (found != null) {
             next = found.index() + 1;
         }
@@ -165,7 +185,7 @@ public final class StructReader {
         if (declared.schema().type() != type) {
             throw invalid(field, declared.schema().type(), "must have schema type " + type);
         }
-        return struct.get(declared);
+        return value instanceof Struct struct ? struct.get(declared) : ((FieldValues) value).get(declared);
     }
 
     private static byte[] bytesOf(java.nio.ByteBuffer buffer) {

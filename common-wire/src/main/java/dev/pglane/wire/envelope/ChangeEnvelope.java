@@ -62,14 +62,14 @@ public final class ChangeEnvelope {
     }
 
     /**
-     * Decodes an envelope struct.
+     * Decodes an envelope struct, or its {@link dev.pglane.wire.FieldValues} (whose rows are structs).
      *
      * @throws WireFormatException naming the field and value if {@code value} is not a pglane envelope:
      *     wrong schema name, missing required field, unknown op, or fields that do not fit the op
      */
     public static ChangeEvent fromStruct(Object value) {
         StructReader in = StructReader.ofNameSuffix(value, EnvelopeSchemas.NAME_SUFFIX, "envelope");
-        Integer version = ((Struct) value).schema().version();
+        Integer version = in.schema().version();
         if (version != null && version > EnvelopeSchemas.VERSION) {
             throw in.invalid(
                     OP,
@@ -78,13 +78,13 @@ public final class ChangeEnvelope {
                             + " knows versions up to " + EnvelopeSchemas.VERSION + ": upgrade the consumer");
         }
         Op op = Op.fromCode(in.requiredString(OP));
-        Struct source = in.optionalStruct(SOURCE);
+        Object source = in.optionalBlock(SOURCE);
         if (source == null) {
             throw in.invalid(SOURCE, null, "required field is missing");
         }
-        Struct transaction = in.optionalStruct(TRANSACTION);
-        Struct truncate = in.optionalStruct(TRUNCATE);
-        Struct message = in.optionalStruct(MESSAGE);
+        Object transaction = in.optionalBlock(TRANSACTION);
+        Object truncate = in.optionalBlock(TRUNCATE);
+        Object message = in.optionalBlock(MESSAGE);
         List<String> unchangedToast = in.optionalArray(UNCHANGED_TOAST);
         Map<String, String> textValues = in.optionalMap(TEXT_VALUES);
         return new ChangeEvent(

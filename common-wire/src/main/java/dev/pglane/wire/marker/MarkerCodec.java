@@ -132,14 +132,14 @@ public final class MarkerCodec {
     }
 
     /**
-     * Decodes a marker value.
+     * Decodes a marker value: a struct, or its {@link dev.pglane.wire.FieldValues}.
      *
      * @throws dev.pglane.wire.WireFormatException naming the field and value if {@code value} is not a
      *     marker, its status is unknown, or a field its status needs is missing or invalid
      */
     public static Marker fromStruct(Object value) {
         StructReader in = StructReader.of(value, SCHEMA_NAME, "marker");
-        Integer version = ((Struct) value).schema().version();
+        Integer version = in.schema().version();
         if (version != null && version > VERSION) {
             throw in.invalid(
                     "status",

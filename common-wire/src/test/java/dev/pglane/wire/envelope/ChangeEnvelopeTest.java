@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.wire.FieldValues;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.WireFormatException;
 import dev.pglane.wire.types.Column;
@@ -22,6 +23,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -53,6 +55,30 @@ class ChangeEnvelopeTest {
         assertEquals("2024-03-01T12:30:00.250000Z", struct.getStruct("after").get("placed_at"));
 
         assertEquals(event, ChangeEnvelope.fromStruct(struct));
+    }
+
+    @Test
+    void theEnvelopesFieldValuesDecodeAsItsStructAndItsRowsMustBeStructs() {
+        ChangeEvent event = EnvelopeSamples.update();
+        Struct struct = ChangeEnvelope.toStruct(event, ENVELOPE);
+        FieldValues plain = plain(struct, "source", "transaction");
+        assertEquals(event, ChangeEnvelope.fromStruct(plain));
+
+        FieldValues plainRow = plain(struct, "source", "after");
+        WireFormatException e = assertThrows(WireFormatException.class, () -> ChangeEnvelope.fromStruct(plainRow));
+        assertTrue(e.getMessage().startsWith("envelope field 'after'"), e.getMessage());
+        assertTrue(e.getMessage().contains("must be a Struct"), e.getMessage());
+    }
+
+    /** {@code struct} as FieldValues, and so are its fields named {@code plainFields}. */
+    private static FieldValues plain(Struct struct, String... plainFields) {
+        List<String> plainNames = List.of(plainFields);
+        Object[] values = new Object[struct.schema().fields().size()];
+        for (Field field : struct.schema().fields()) {
+            Object value = struct.get(field);
+            values[field.index()] = plainNames.contains(field.name()) && value != null ? plain((Struct) value) : value;
+        }
+        return new FieldValues(struct.schema(), values);
     }
 
     @Test

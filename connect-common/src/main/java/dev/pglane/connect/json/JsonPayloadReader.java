@@ -26,6 +26,11 @@ final class JsonPayloadReader {
     private JsonPayloadReader() {}
 
     static Object read(JsonParser in, Schema schema) throws IOException {
+        return read(in, schema, PlainStructs.NONE);
+    }
+
+    /** Like {@link #read(JsonParser, Schema)}, with the structs {@code plain} takes made by it. */
+    static Object read(JsonParser in, Schema schema, PlainStructs plain) throws IOException {
         JsonToken token = in.currentToken();
         if (token == JsonToken.VALUE_NULL) {
             return nullValue(schema);
@@ -48,7 +53,7 @@ final class JsonPayloadReader {
             case BYTES -> expect(in, token, JsonToken.VALUE_STRING).getBinaryValue();
             case ARRAY -> readArray(in, schema, token);
             case MAP -> readMap(in, schema, token);
-            case STRUCT -> readStruct(in, schema, token);
+            case STRUCT -> readStruct(in, schema, token, plain);
             default -> throw new NotFastPath("type " + schema.type());
         };
     }
@@ -141,10 +146,13 @@ final class JsonPayloadReader {
         return map;
     }
 
-    private static Struct readStruct(JsonParser in, Schema schema, JsonToken token) throws IOException {
+    private static Object readStruct(JsonParser in, Schema schema, JsonToken token, PlainStructs plain)
+            throws IOException {
         expect(in, token, JsonToken.START_OBJECT);
-        Struct struct = new Struct(schema);
+        boolean plainHere = plain.takes(schema);
+        PlainStructs inside = plainHere ? plain : PlainStructs.NONE;
         List<Field> fields = schema.fields();
+        Object[] values = new Object[fields.size()];
         boolean[] seen = new boolean[fields.size()];
         int expected = 0;
         while (in.nextToken() == JsonToken.FIELD_NAME) {
@@ -161,12 +169,19 @@ final class JsonPayloadReader {
             }
             seen[field.index()] = true;
             expected = field.index() + 1;
-            struct.put(field, read(in, field.schema()));
+            values[field.index()] = read(in, field.schema(), inside);
         }
         for (Field field : fields) {
             if (!seen[field.index()]) {
-                struct.put(field, nullValue(field.schema()));
+                values[field.index()] = nullValue(field.schema());
             }
+        }
+        if (plainHere) {
+            return plain.make(schema, values);
+        }
+        Struct struct = new Struct(schema);
+        for (Field field : fields) {
+            struct.put(field, values[field.index()]);
         }
         return struct;
     }

@@ -115,11 +115,23 @@ public final class PglaneJsonConverter implements Converter {
 
     @Override
     public SchemaAndValue toConnectData(String topic, byte[] value) {
+        return toConnectData(topic, value, PlainStructs.NONE);
+    }
+
+    /**
+     * The value {@link #toConnectData} reads from {@code value}, with the structs {@code plain} takes made by it. A
+     * record off the fast path (see the class comment) comes as JsonConverter reads it, with Structs throughout.
+     */
+    public Object toValue(String topic, byte[] value, PlainStructs plain) {
+        return toConnectData(topic, value, plain).value();
+    }
+
+    private SchemaAndValue toConnectData(String topic, byte[] value, PlainStructs plain) {
         if (!fast || value == null) {
             return jsonConverter.toConnectData(topic, value);
         }
         try {
-            SchemaAndValue read = readEnvelope(value);
+            SchemaAndValue read = readEnvelope(value, plain);
             if (read != null) {
                 return read;
             }
@@ -140,7 +152,7 @@ public final class PglaneJsonConverter implements Converter {
      *
      * @return the envelope's schema and value, or {@code null} if the record has another shape
      */
-    private SchemaAndValue readEnvelope(byte[] bytes) throws IOException {
+    private SchemaAndValue readEnvelope(byte[] bytes, PlainStructs plain) throws IOException {
         if (!startsWith(bytes, SCHEMA_FIELD) || bytes[bytes.length - 1] != '}') {
             return null;
         }
@@ -154,7 +166,7 @@ public final class PglaneJsonConverter implements Converter {
         int payloadStart = schema.end() + PAYLOAD_FIELD.length;
         try (JsonParser in = factory.createParser(bytes, payloadStart, bytes.length - 1 - payloadStart)) {
             in.nextToken();
-            Object payload = JsonPayloadReader.read(in, schema.schema());
+            Object payload = JsonPayloadReader.read(in, schema.schema(), plain);
             return in.nextToken() == null ? new SchemaAndValue(schema.schema(), payload) : null;
         }
     }

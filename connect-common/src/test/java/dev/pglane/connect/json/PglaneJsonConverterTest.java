@@ -2,6 +2,7 @@ package dev.pglane.connect.json;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.pglane.wire.TransactionKey;
@@ -17,8 +18,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.apache.kafka.connect.data.Date;
 import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -99,6 +102,55 @@ class PglaneJsonConverterTest {
             }
         }
         assertEquals(0, converter.handedOver());
+    }
+
+    @Test
+    void theStructsAPlainStructsTakesComeAsItMakesThemAndTheOthersAsStructs() {
+        PglaneJsonConverter converter = converter(false);
+        Struct envelope = ChangeEnvelope.toStruct(EnvelopeSamples.update(), EnvelopeSamples.ENVELOPE);
+        byte[] bytes = converter.fromConnectData(TOPIC, envelope.schema(), envelope);
+
+        Object plain = converter.toValue(TOPIC, bytes, new Plain(Set.of(EnvelopeSamples.ENVELOPE.name(), SOURCE)));
+        Plain.Made made = assertInstanceOf(Plain.Made.class, plain);
+        assertEquals(EnvelopeSamples.ENVELOPE, made.schema());
+        for (Field field : EnvelopeSamples.ENVELOPE.fields()) {
+            Object value = made.values()[field.index()];
+            if (field.name().equals("source")) {
+                Plain.Made source = assertInstanceOf(Plain.Made.class, value);
+                for (Field sourceField : source.schema().fields()) {
+                    assertEquals(envelope.getStruct("source").get(sourceField), source.values()[sourceField.index()]);
+                }
+            } else {
+                assertEquals(envelope.get(field), value, field.name()); // rows and the transaction: Structs
+            }
+        }
+
+        Struct notTaken = assertInstanceOf(Struct.class, converter.toValue(TOPIC, bytes, new Plain(Set.of(SOURCE))));
+        assertEquals(envelope, notTaken, "a struct inside one not taken is a Struct, whatever its schema");
+        assertEquals(0, converter.handedOver());
+
+        byte[] elsewhere = "{\"schema\":null,\"payload\":{\"a\":1}}".getBytes(StandardCharsets.UTF_8);
+        assertEquals(
+                converter.toConnectData(TOPIC, elsewhere).value(),
+                converter.toValue(TOPIC, elsewhere, new Plain(Set.of(SOURCE))),
+                "off the fast path it is JsonConverter's value");
+    }
+
+    private static final String SOURCE = dev.pglane.wire.envelope.SourceInfo.SCHEMA_NAME;
+
+    /** Takes the schemas of the names given, and makes each a {@link Made}. */
+    private record Plain(Set<String> names) implements PlainStructs {
+        record Made(Schema schema, Object[] values) {}
+
+        @Override
+        public boolean takes(Schema schema) {
+            return names.contains(schema.name());
+        }
+
+        @Override
+        public Object make(Schema schema, Object[] values) {
+            return new Made(schema, values);
+        }
     }
 
     @Test

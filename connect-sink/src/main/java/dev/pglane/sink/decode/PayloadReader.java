@@ -41,16 +41,17 @@ public interface PayloadReader {
     }
 
     /**
-     * JSON with schemas, read by pglane's JsonConverter (Kafka's, faster). A value that is not bytes means the
-     * connector's value.converter is not ByteArrayConverter: a setting to fix, not a bad record, so the task stops.
-     * A key may arrive converted already (its converter was left as it was); only its xid is ever read.
+     * JSON with schemas, read by pglane's JsonConverter (Kafka's, faster), with the wire's own structs as
+     * {@link dev.pglane.wire.FieldValues} ({@link WireBlocks}). A value that is not bytes means the connector's
+     * value.converter is not ByteArrayConverter: a setting to fix, not a bad record, so the task stops. A key may
+     * arrive converted already (its converter was left as it was); only its xid is ever read.
      */
     final class JsonBytes implements PayloadReader {
-        private final Converter values = converter(false);
+        private final PglaneJsonConverter values = converter(false);
         private final Converter keys = converter(true);
 
-        private static Converter converter(boolean isKey) {
-            Converter converter = new PglaneJsonConverter();
+        private static PglaneJsonConverter converter(boolean isKey) {
+            PglaneJsonConverter converter = new PglaneJsonConverter();
             converter.configure(Map.of("schemas.enable", "true"), isKey);
             return converter;
         }
@@ -68,7 +69,7 @@ public interface PayloadReader {
                         + ": set value.converter (and key.converter) of the connector to"
                         + " org.apache.kafka.connect.converters.ByteArrayConverter, or payload.format=connect");
             }
-            return values.toConnectData(record.topic(), bytes).value();
+            return values.toValue(record.topic(), bytes, WireBlocks.INSTANCE);
         }
 
         @Override
