@@ -52,6 +52,7 @@ public final class ApplySession implements TransactionApplier {
     private final StatementCache statements;
     private final RowPlans plans;
     private final RowWriter writer;
+    private final ConflictHandler conflicts;
     private final boolean pipelineEnabled;
     private final boolean truncateCascade;
     private final StatementPipeline pipeline;
@@ -88,7 +89,8 @@ public final class ApplySession implements TransactionApplier {
         this.pipelineEnabled = settings.pipeline();
         this.truncateCascade = settings.truncateCascade();
         this.pipeline = new StatementPipeline(new StatementCache(connection, MAX_COMPOSITES));
-        this.writer = new RowWriter(statements, new ConflictHandler(settings.conflictPolicy(), conflicts));
+        this.conflicts = new ConflictHandler(settings.conflictPolicy(), conflicts);
+        this.writer = new RowWriter(statements, this.conflicts);
         this.chunkCopy = new ChunkCopy(connection, plans);
         this.chunks = new ChunkPreparation(connection, plans, settings.snapshotTruncate());
     }
@@ -171,12 +173,13 @@ public final class ApplySession implements TransactionApplier {
      * Queues the transaction's statements and sends them in as few round trips as the pipeline's bounds
      * allow.
      *
-     * @return false if a row did not fit, a statement failed, or the transaction truncates: the caller
-     *     rolls back and applies it statement by statement
+     * @return false if a row did not fit or a statement failed: the caller rolls back and applies it statement by
+     *     statement
      */
     private boolean applyPipelined(SourceTransaction tx, boolean emptied) throws SQLException {
         discardPending();
         prepareChunk(tx, emptied);
+        pipeline.discardMisses();
         try {
             for (ChangeRecord record : tx.changes()) {
                 switch (record.event().op()) {
@@ -184,17 +187,27 @@ public final class ApplySession implements TransactionApplier {
                         // Logical decoding messages are for other consumers; they change no table.
                     }
                     case TRUNCATE -> {
-                        return false; // rare, and it locks whole tables: not worth a pipeline of its own
+                        // what came before goes first; the truncate itself is a statement of its own, as it is
+                        // on the other path (a transaction that truncates is no conflict to redo)
+                        if (!sendQueued(tx)) {
+                            return false;
+                        }
+                        addTruncate(record, tx);
                     }
                     default -> {
+                        flush(tx);
                         if (!addPipelinedRow(record, tx)) {
                             return false;
                         }
                     }
                 }
             }
-            return batches.closeAll((plan, rows) -> queue(plan, rows, tx))
-                    && pipeline.send(tx) == StatementPipeline.Outcome.APPLIED;
+            flush(tx);
+            if (!sendQueued(tx)) {
+                return false;
+            }
+            pipeline.reportMisses(conflicts, tx);
+            return true;
         } finally {
             batches.clear();
             pipeline.clear();
@@ -231,6 +244,12 @@ public final class ApplySession implements TransactionApplier {
                 tx.describe(),
                 how,
                 (System.nanoTime() - started) / 1000);
+    }
+
+    /** Sends every open batch and what the pipeline holds; false if a row did not fit. */
+    private boolean sendQueued(SourceTransaction tx) throws SQLException {
+        return batches.closeAll((plan, rows) -> queue(plan, rows, tx))
+                && pipeline.send(tx) == StatementPipeline.Outcome.APPLIED;
     }
 
     /** @return false if the pipeline reported that a row did not fit */

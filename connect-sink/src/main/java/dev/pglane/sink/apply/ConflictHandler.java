@@ -85,6 +85,22 @@ final class ConflictHandler {
         return insert;
     }
 
+    /**
+     * {@code count} rows of one set statement or multi-row upsert of changes whose snapshot is pending found the
+     * target otherwise than they expected (which rows, the statement does not say): counted, and logged at DEBUG.
+     */
+    void pendingMisses(String kind, RowPlan plan, int count, SourceTransaction tx) {
+        for (int i = 0; i < count; i++) {
+            listener.pendingSnapshotMiss(kind, plan.table);
+        }
+        log.debug(
+                "{} on {} for {} rows while its snapshot is pending, as expected ({})",
+                kind,
+                plan.table,
+                count,
+                tx.describe());
+    }
+
     private void pendingMiss(
             String kind, RowPlan plan, String key, ChangeRecord record, SourceTransaction tx, String outcome) {
         listener.pendingSnapshotMiss(kind, plan.table);

@@ -68,6 +68,14 @@ final class RowPlan {
      * plans, which send one statement per row.
      */
     final SetStatement set;
+    /** True for changes of a table whose snapshot is pending ({@code pending_snapshot}): their misses are no conflict. */
+    final boolean pending;
+    /**
+     * For a pending UPDATE by key that can insert its new row ({@link #upsertRow}): the statement that follows its
+     * set statement with the same rows and inserts those whose old key the target lacks, upserting by the new key,
+     * which is what the statement-by-statement path does for each row that found none. Null for other plans.
+     */
+    final SetStatement insertMissing;
 
     private final String insertHead;
     private final String rowTuple;
@@ -81,8 +89,10 @@ final class RowPlan {
             boolean keepsToast,
             ConflictPolicy policy,
             boolean overwrites,
+            boolean pending,
             int batchMaxRows) {
         this.kind = kind;
+        this.pending = pending;
         this.table = target.name();
         this.written = written;
         this.match = match;
@@ -110,6 +120,9 @@ final class RowPlan {
                 : null;
         this.maxRows = maxRows(batchMaxRows);
         this.set = setStatement(target, keyed, batchMaxRows);
+        this.insertMissing = pending && set != null && upsertRow != null
+                ? SetStatement.insertMissing(target, match, written, upsertClause(upsertKey, false), batchMaxRows)
+                : null;
     }
 
     private SetStatement setStatement(TargetTable target, boolean keyed, int batchMaxRows) {
@@ -158,6 +171,7 @@ final class RowPlan {
                 !event.unchangedToast().isEmpty(),
                 policy,
                 overwrites,
+                event.pendingSnapshot() && !overwrites,
                 settings.batchMaxRows);
     }
 
@@ -192,6 +206,15 @@ final class RowPlan {
             sql.append(", ").append(rowTuple);
         }
         return sql.append(conflictClause).toString();
+    }
+
+    /** What a row of this plan that finds the target otherwise than it expects is: the conflict kind it names. */
+    String missKind() {
+        return switch (kind) {
+            case INSERT -> ConflictListener.INSERT_EXISTS;
+            case UPDATE -> ConflictListener.UPDATE_MISSING;
+            case DELETE -> ConflictListener.DELETE_MISSING;
+        };
     }
 
     /** The key of the row {@code record} changes, e.g. {@code (id)=(5)}. */

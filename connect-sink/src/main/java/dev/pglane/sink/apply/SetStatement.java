@@ -65,6 +65,28 @@ final class SetStatement {
                 batchMaxRows);
     }
 
+    /**
+     * The rows of an UPDATE's set statement whose old key the target lacks, inserted after it with the same bound
+     * rows: {@code INSERT INTO t (c) SELECT v.w0 FROM (VALUES ...) v WHERE v.m0 IS NOT NULL AND NOT EXISTS (SELECT 1
+     * FROM t WHERE t.k = v.m0)} and {@code conflictClause} (an upsert by the target's key). A row the UPDATE changed
+     * in place has its key and is left out; a padding row has a null key and is left out too.
+     */
+    static SetStatement insertMissing(
+            TargetTable target, List<Field> match, List<Field> written, String conflictClause, int batchMaxRows) {
+        String columns = written.stream().map(f -> quote(f.name())).collect(Collectors.joining(", "));
+        String selected = IntStream.range(0, written.size())
+                .mapToObj(i -> "pglane_v.w" + i)
+                .collect(Collectors.joining(", "));
+        return new SetStatement(
+                "INSERT INTO " + qualified(target.name()) + " (" + columns + ") SELECT " + selected + " FROM (VALUES ",
+                tuple(target, match, written),
+                ") AS pglane_v(" + aliases(match, written) + ") WHERE pglane_v.m0 IS NOT NULL AND NOT EXISTS (SELECT 1"
+                        + " FROM " + qualified(target.name()) + " AS pglane_t WHERE " + joinOn(target, match) + ")"
+                        + conflictClause,
+                match.size() + written.size(),
+                batchMaxRows);
+    }
+
     /** The rows a batch of {@code records} rows is padded to. */
     int paddedRows(int records) {
         return Math.max(2, Integer.highestOneBit(records - 1) << 1);

@@ -19,7 +19,11 @@ import java.util.List;
  * the target four times where this waits once; a group of 32 waits once instead of 128 times.
  *
  * <p>The pipeline only succeeds when every row fits: each UPDATE and DELETE changes exactly one row and
- * each INSERT inserts all of its rows (or, for snapshot rows, inserts or overwrites them). Anything else (a conflict, a rejected value, a missing table) is
+ * each INSERT inserts all of its rows (or, for snapshot rows, inserts or overwrites them). Changes of a table whose
+ * snapshot is pending fit whatever they find, as on the other path: their set statements may change fewer rows than
+ * they carry, an UPDATE's missing rows are then inserted by the statement that follows it ({@link
+ * RowPlan#insertMissing}), an INSERT may overwrite; such misses are counted and reported once the whole transaction
+ * went through ({@link #reportMisses}). Anything else (a conflict, a rejected value, a missing table) is
  * reported as {@link Outcome#REDO}: the caller rolls back and applies the transaction statement by
  * statement, which applies the conflict policy and names the record. Errors of running concurrently with
  * other sessions (deadlock, lock timeout, a cancel) and lost connections are thrown, as the scheduler
@@ -41,6 +45,9 @@ final class StatementPipeline implements AutoCloseable {
 
     private final StatementCache composites;
     private final List<Step> steps = new ArrayList<>();
+    /** Pending-snapshot misses of the parts sent so far, reported only once the whole transaction fits. */
+    private final List<Miss> misses = new ArrayList<>();
+
     private final List<String> texts = new ArrayList<>();
     private int values;
     private long statementsSent;
@@ -55,6 +62,9 @@ final class StatementPipeline implements AutoCloseable {
      * @param set whether its rows go in one {@link SetStatement}
      */
     private record Step(RowPlan plan, List<ChangeRecord> records, int statements, boolean set) {}
+
+    /** {@code count} rows of a step that found the target otherwise than they expected, of kind {@code kind}. */
+    private record Miss(String kind, RowPlan plan, int count) {}
 
     /** True if nothing is waiting to be sent. */
     boolean isEmpty() {
@@ -76,10 +86,16 @@ final class StatementPipeline implements AutoCloseable {
             texts.add(plan.insert(records.size()));
             steps.add(new Step(plan, List.copyOf(records), 1, false));
             values += plan.written.size() * records.size();
-        } else if (plan.set != null && records.size() > 1) {
+        } else if (plan.set != null && (records.size() > 1 || plan.pending)) {
             texts.add(plan.set.text(records.size()));
-            steps.add(new Step(plan, List.copyOf(records), 1, true));
             values += plan.set.values(records.size());
+            int statements = 1;
+            if (plan.insertMissing != null) {
+                texts.add(plan.insertMissing.text(records.size()));
+                values += plan.insertMissing.values(records.size());
+                statements = 2;
+            }
+            steps.add(new Step(plan, List.copyOf(records), statements, true));
         } else if (plan.statement != null) { // null: an update of unchanged TOAST columns only
             for (int i = 0; i < records.size(); i++) {
                 texts.add(plan.statement);
@@ -119,6 +135,19 @@ final class StatementPipeline implements AutoCloseable {
         }
     }
 
+    /** Forgets the misses of the parts sent so far: a new transaction starts. */
+    void discardMisses() {
+        misses.clear();
+    }
+
+    /** Counts and logs the pending-snapshot misses of the transaction's parts, then forgets them. */
+    void reportMisses(ConflictHandler conflicts, SourceTransaction tx) {
+        for (Miss miss : misses) {
+            conflicts.pendingMisses(miss.kind(), miss.plan(), miss.count(), tx);
+        }
+        misses.clear();
+    }
+
     /** Forgets the waiting statements. */
     void clear() {
         steps.clear();
@@ -135,7 +164,9 @@ final class StatementPipeline implements AutoCloseable {
         int index = 1;
         for (Step step : steps) {
             if (step.set) {
-                index = bindSet(statement, index, step, tx);
+                for (int i = 0; i < step.statements; i++) { // an insert of the missing rows binds the same rows
+                    index = bindSet(statement, index, step, tx);
+                }
                 continue;
             }
             for (ChangeRecord record : step.records) {
@@ -177,7 +208,7 @@ final class StatementPipeline implements AutoCloseable {
             for (int i = 0; i < step.statements; i++) {
                 boolean current = first ? rows : statement.getMoreResults();
                 first = false;
-                if (!fits(statement, step, current)) {
+                if (!fits(statement, step, i, current)) {
                     return Outcome.REDO;
                 }
             }
@@ -185,22 +216,44 @@ final class StatementPipeline implements AutoCloseable {
         return Outcome.APPLIED;
     }
 
-    private static boolean fits(PreparedStatement statement, Step step, boolean rows) throws SQLException {
-        int expected = step.plan.kind == RowPlan.Kind.INSERT || step.set ? step.records.size() : 1;
+    /** @param part which of the step's statements this is: 1 for the insert of an UPDATE's missing rows */
+    private boolean fits(PreparedStatement statement, Step step, int part, boolean rows) throws SQLException {
+        RowPlan plan = step.plan;
+        int expected = plan.kind == RowPlan.Kind.INSERT || step.set ? step.records.size() : 1;
+        if (part == 1) {
+            return true; // inserts what the UPDATE before it missed, as many as that was
+        }
         if (!rows) {
             int count = statement.getUpdateCount();
+            if (plan.pending && step.set && count <= expected) {
+                countMisses(plan, expected - count);
+                return true;
+            }
             // snapshot rows of a table whose every column is key leave an existing row as it is: the same row
-            return step.plan.overwrites ? count <= expected : count == expected;
+            return plan.overwrites ? count <= expected : count == expected;
         }
         int inserted = 0;
+        int returned = 0;
         try (ResultSet rs = statement.getResultSet()) {
             while (rs.next()) {
-                if (!rs.getBoolean(1)) {
+                returned++;
+                if (rs.getBoolean(1)) {
+                    inserted++;
+                } else if (!plan.pending) {
                     return false; // an upsert overwrote a row: a conflict the policy reports
                 }
-                inserted++;
             }
         }
+        if (plan.pending && returned <= expected) {
+            countMisses(plan, expected - inserted); // overwritten, or left as it was (every column is key)
+            return true;
+        }
         return inserted == expected;
+    }
+
+    private void countMisses(RowPlan plan, int count) {
+        if (count > 0) {
+            misses.add(new Miss(plan.missKind(), plan, count));
+        }
     }
 }

@@ -314,6 +314,33 @@ class ApplySessionTest {
         assertEquals(List.of("0"), server.rows("SELECT count(*) FROM public.parent_kept"), "without CASCADE");
     }
 
+    /**
+     * A truncate among other changes is no reason to give up the pipeline: what came before it is sent first, then the
+     * truncate, then the rest, so the rows end as the source left them in one try.
+     */
+    @Test
+    void aTruncateAmongOtherChangesKeepsTheirOrderInThePipeline() throws SQLException {
+        server.execute(
+                "CREATE TABLE public.trunc_mid (id int PRIMARY KEY, v text)",
+                "CREATE TABLE public.trunc_other (id int PRIMARY KEY, v text)",
+                "INSERT INTO public.trunc_mid VALUES (1, 'target one')");
+        SourceTable mid = SourceTable.of("public", "trunc_mid", key("id", PgType.INT4), column("v", PgType.TEXT));
+        SourceTable other = SourceTable.of("public", "trunc_other", key("id", PgType.INT4), column("v", PgType.TEXT));
+        SourceTransaction tx = new TestTransaction(17, Lsn.parse("0/F000"))
+                .insert(mid, mid.row(2, "before"))
+                .insert(other, other.row(1, "other before"))
+                .truncate(mid, false, false)
+                .insert(mid, mid.row(2, "after"))
+                .update(other, null, other.row(1, "other after"))
+                .build();
+        try (ApplySession session = open(server, ConflictPolicy.ERROR, 100, false)) {
+            applyAndCommit(session, tx);
+            assertEquals(0, session.redone(), "applied as a pipeline, around the truncate");
+        }
+        assertEquals(List.of("2|after"), server.rows("SELECT * FROM public.trunc_mid"));
+        assertEquals(List.of("1|other after"), server.rows("SELECT * FROM public.trunc_other"));
+    }
+
     @Test
     void changesOnlyOneOfIdenticalRowsOfATableWithoutKey() throws SQLException {
         server.execute(

@@ -171,6 +171,7 @@ class SnapshotApplyTest {
                         ApplySessionTest.open(server, ConflictPolicy.ERROR, 100, false, reported, pipeline)) {
             ApplySessionTest.applyAndCommit(session, tx);
             assertEquals(List.of(), log.warnings(), "expected during a snapshot: logged at DEBUG only");
+            assertEquals(0, session.redone(), "misses of pending changes are no reason to redo");
         }
         String name = "public." + t.table();
         assertEquals(
@@ -185,6 +186,53 @@ class SnapshotApplyTest {
                 List.of("1|source one", "2|source two", "3|source three", "5|source five"),
                 server.rows("SELECT * FROM " + name + " ORDER BY id"),
                 "row 6 lacks its unchanged TOAST value: the chunk that brings it writes it whole");
+    }
+
+    /**
+     * Many pending changes of one shape, as a busy table's updates during its snapshot: the pipeline sends each shape as
+     * one set statement whose misses it counts, an UPDATE's missing rows inserted by the statement after it, and the
+     * target ends as the statement-by-statement path leaves it, rows that move to another key included.
+     */
+    @ParameterizedTest(name = "pipeline {0}")
+    @ValueSource(booleans = {true, false})
+    void pendingChangesOfOneShapeGoAsOneSetStatementAndEndAsRowByRow(boolean pipeline) throws SQLException {
+        SourceTable t = table("pending_set_" + pipeline);
+        server.execute("INSERT INTO public." + t.table() + " VALUES (3, 'target three'), (4, 'target four')");
+        SourceTransaction tx = new TestTransaction(64, Lsn.parse("2/5000"))
+                .pendingSnapshot()
+                .update(t, null, t.row(1, "source one"))
+                .update(t, null, t.row(8, "source eight"))
+                .update(t, t.row(2, null), t.row(20, "two moved"))
+                .update(t, t.row(9, null), t.row(90, "nine moved"))
+                .update(t, t.row(10, null), t.row(3, "ten moved onto three"))
+                .delete(t, t.row(4, null))
+                .delete(t, t.row(11, null))
+                .build();
+        Reported reported = new Reported();
+        try (ApplySession session =
+                ApplySessionTest.open(server, ConflictPolicy.ERROR, 100, false, reported, pipeline)) {
+            ApplySessionTest.applyAndCommit(session, tx);
+            assertEquals(0, session.redone());
+            if (pipeline) {
+                assertEquals(
+                        3,
+                        session.statementsPipelined(),
+                        "the updates as one set statement and its insert of the missing rows, then the deletes as one");
+            }
+        }
+        String name = "public." + t.table();
+        assertEquals(
+                List.of(
+                        "update_missing " + name,
+                        "update_missing " + name,
+                        "update_missing " + name,
+                        "delete_missing " + name),
+                reported.pendingMisses,
+                "8, 9 and 10 found no row, nor did the delete of 11");
+        assertEquals(List.of(), reported.conflicts);
+        assertEquals(
+                List.of("1|source one", "3|ten moved onto three", "8|source eight", "20|two moved", "90|nine moved"),
+                server.rows("SELECT * FROM " + name + " ORDER BY id"));
     }
 
     @ParameterizedTest(name = "pipeline {0}")
