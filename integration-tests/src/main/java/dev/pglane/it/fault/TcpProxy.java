@@ -10,8 +10,12 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -27,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * direction, each on its own thread, copying bytes as they come. While cut, a new connection is accepted and closed
  * at once, so the client sees a reset rather than a hang: what a client sees when the server's host is unreachable
  * but not what it sees when packets are silently dropped. Per-direction behaviour belongs in {@link Pump}: a proxy
- * started with a delay holds every chunk it forwards, each way, for that long, as a network with that one-way
- * latency would (a round trip then costs twice the delay).
+ * started with a delay delivers every chunk it forwards, each way, that long after it arrived, as a network with that
+ * one-way latency would (a round trip then costs twice the delay, and chunks sent together arrive together).
  */
 public final class TcpProxy implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(TcpProxy.class);
@@ -213,24 +217,27 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     /**
-     * Copies one direction's bytes until either end closes, then closes the link; holds each chunk for
-     * {@code delayNanos} first (parkNanos: sub-millisecond, unlike Thread.sleep on Java 17).
+     * Copies one direction's bytes until either end closes, then closes the link. Without a delay one thread copies as
+     * bytes come; with one, a {@link DelayLine} holds each chunk for the delay.
      */
     private record Pump(Socket from, Socket to, long delayNanos, Runnable closeLink) {
         void start(String name) {
-            Thread thread = new Thread(this::run, name);
-            thread.setDaemon(true);
-            thread.start();
+            if (delayNanos == 0) {
+                daemon(this::copy, name);
+            } else {
+                DelayLine line = new DelayLine(this);
+                daemon(line::receive, name);
+                daemon(line::deliver, name + "-delivery");
+            }
         }
 
-        private void run() {
+        private void copy() {
             byte[] buffer = new byte[64 * 1024];
             try {
                 InputStream in = from.getInputStream();
                 OutputStream out = to.getOutputStream();
                 int read;
                 while ((read = in.read(buffer)) >= 0) {
-                    hold();
                     out.write(buffer, 0, read);
                 }
             } catch (SocketException e) {
@@ -242,10 +249,98 @@ public final class TcpProxy implements AutoCloseable {
             }
         }
 
-        /** parkNanos may return early: park again until the delay has passed. */
-        private void hold() {
-            long until = System.nanoTime() + delayNanos;
-            for (long left = delayNanos; left > 0; left = until - System.nanoTime()) {
+        private static void daemon(Runnable body, String name) {
+            Thread thread = new Thread(body, name);
+            thread.setDaemon(true);
+            thread.start();
+        }
+    }
+
+    /**
+     * One direction of a link with latency: one thread receives chunks and stamps each with when it is due, another
+     * delivers each when it is due, in order. A chunk waits for the delay only, not for earlier chunks' delays as well,
+     * as on a network with that latency: holding each chunk before reading the next would also cap what a connection
+     * carries per round trip, which a pipelined client (every statement of a target transaction, then one Sync) feels
+     * as extra round trips.
+     */
+    private static final class DelayLine {
+        /** Chunks of up to 64 KiB in flight, each way: a bound on memory, far above what a delay of a millisecond holds. */
+        private static final int MAX_IN_FLIGHT = 256;
+
+        private static final long POLL_MILLIS = 100;
+
+        private record Chunk(long dueNanos, byte[] bytes) {}
+
+        /** Received after the last chunk: the sender closed its side. */
+        private static final Chunk END = new Chunk(0, new byte[0]);
+
+        private final Pump pump;
+        private final BlockingQueue<Chunk> inFlight = new ArrayBlockingQueue<>(MAX_IN_FLIGHT);
+
+        DelayLine(Pump pump) {
+            this.pump = pump;
+        }
+
+        void receive() {
+            byte[] buffer = new byte[64 * 1024];
+            try {
+                InputStream in = pump.from().getInputStream();
+                int read;
+                while ((read = in.read(buffer)) >= 0) {
+                    inFlight.put(new Chunk(System.nanoTime() + pump.delayNanos(), Arrays.copyOf(buffer, read)));
+                }
+            } catch (SocketException e) {
+                // delivery or cut() closed the link
+            } catch (IOException e) {
+                log.debug("proxy pump {} ends", Thread.currentThread().getName(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                endDelivery();
+            }
+        }
+
+        /** Queues the end, unless the link is closed already: then delivery ends on its own. */
+        private void endDelivery() {
+            try {
+                while (!inFlight.offer(END, POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+                    if (pump.to().isClosed()) {
+                        return;
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                pump.closeLink().run();
+            }
+        }
+
+        void deliver() {
+            try {
+                OutputStream out = pump.to().getOutputStream();
+                while (true) {
+                    Chunk chunk = inFlight.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+                    if (chunk == END || (chunk == null && pump.to().isClosed())) {
+                        return;
+                    }
+                    if (chunk != null) {
+                        holdUntil(chunk.dueNanos());
+                        out.write(chunk.bytes());
+                    }
+                }
+            } catch (SocketException e) {
+                // the other direction or cut() closed the link
+            } catch (IOException e) {
+                log.debug("proxy pump {} ends", Thread.currentThread().getName(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                pump.closeLink().run();
+            }
+        }
+
+        /** parkNanos may return early (and is sub-millisecond, unlike Thread.sleep on Java 17): park again until due. */
+        private static void holdUntil(long dueNanos) {
+            for (long left = dueNanos - System.nanoTime(); left > 0; left = dueNanos - System.nanoTime()) {
                 LockSupport.parkNanos(left);
             }
         }

@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,6 +71,48 @@ class TcpProxyTest {
 
             try (Socket after = connect()) {
                 assertEquals("after", roundTrip(after, "after"));
+            }
+        }
+    }
+
+    /**
+     * Latency, not a cap on throughput: chunks sent one after another each come back two delays after they were sent,
+     * instead of queueing behind the delays of the chunks before them.
+     */
+    @Test
+    @DisplayName("with a delay, every chunk comes back two delays after it was sent, whatever was sent before it")
+    void delaysEveryChunkByTheDelayOnly() throws Exception {
+        long delayMs = 200;
+        int chunks = 6;
+        try (TcpProxy delayed = TcpProxy.start("127.0.0.1", echoServer.getLocalPort(), Duration.ofMillis(delayMs));
+                Socket client = new Socket(delayed.host(), delayed.port())) {
+            client.setTcpNoDelay(true);
+            client.setSoTimeout(10_000);
+            long[] sentAt = new long[chunks];
+            long[] backAt = new long[chunks];
+            Thread reader = new Thread(() -> {
+                try {
+                    for (int i = 0; i < chunks; i++) {
+                        int value = client.getInputStream().read();
+                        backAt[value] = System.nanoTime();
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            reader.start();
+            for (int i = 0; i < chunks; i++) { // one chunk every 120 ms: each arrives while the one before is held
+                sentAt[i] = System.nanoTime();
+                client.getOutputStream().write(i);
+                client.getOutputStream().flush();
+                Thread.sleep(120);
+            }
+            reader.join(10_000);
+            for (int i = 0; i < chunks; i++) {
+                long roundTripMs = TimeUnit.NANOSECONDS.toMillis(backAt[i] - sentAt[i]);
+                assertTrue(roundTripMs >= 2 * delayMs, "chunk " + i + " came back after " + roundTripMs + " ms");
+                // a proxy that holds each chunk before it reads the next sends this one back up to 2 delays later
+                assertTrue(roundTripMs < 2 * delayMs + 60, "chunk " + i + " came back after " + roundTripMs + " ms");
             }
         }
     }
