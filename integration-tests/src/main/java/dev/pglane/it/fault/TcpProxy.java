@@ -216,6 +216,30 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
+    /** One direction's loop, which ends when the connection does. */
+    @FunctionalInterface
+    private interface Forwarding {
+        void run() throws IOException, InterruptedException;
+    }
+
+    /**
+     * Runs {@code forwarding} on this thread, then {@code after}: a socket closed by the other direction or by
+     * {@link #cut()} ends it quietly, any other failure with a DEBUG line.
+     */
+    private static void forward(Forwarding forwarding, Runnable after) {
+        try {
+            forwarding.run();
+        } catch (SocketException e) {
+            // the other direction or cut() closed the link
+        } catch (IOException e) {
+            log.debug("proxy pump {} ends", Thread.currentThread().getName(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            after.run();
+        }
+    }
+
     /**
      * Copies one direction's bytes until either end closes, then closes the link. Without a delay one thread copies as
      * bytes come; with one, a {@link DelayLine} holds each chunk for the delay.
@@ -232,21 +256,17 @@ public final class TcpProxy implements AutoCloseable {
         }
 
         private void copy() {
-            byte[] buffer = new byte[64 * 1024];
-            try {
-                InputStream in = from.getInputStream();
-                OutputStream out = to.getOutputStream();
-                int read;
-                while ((read = in.read(buffer)) >= 0) {
-                    out.write(buffer, 0, read);
-                }
-            } catch (SocketException e) {
-                // the other pump or cut() closed the link
-            } catch (IOException e) {
-                log.debug("proxy pump {} ends", Thread.currentThread().getName(), e);
-            } finally {
-                closeLink.run();
-            }
+            forward(
+                    () -> {
+                        byte[] buffer = new byte[64 * 1024];
+                        InputStream in = from.getInputStream();
+                        OutputStream out = to.getOutputStream();
+                        int read;
+                        while ((read = in.read(buffer)) >= 0) {
+                            out.write(buffer, 0, read);
+                        }
+                    },
+                    closeLink);
         }
 
         private static void daemon(Runnable body, String name) {
@@ -282,22 +302,16 @@ public final class TcpProxy implements AutoCloseable {
         }
 
         void receive() {
-            byte[] buffer = new byte[64 * 1024];
-            try {
-                InputStream in = pump.from().getInputStream();
-                int read;
-                while ((read = in.read(buffer)) >= 0) {
-                    inFlight.put(new Chunk(System.nanoTime() + pump.delayNanos(), Arrays.copyOf(buffer, read)));
-                }
-            } catch (SocketException e) {
-                // delivery or cut() closed the link
-            } catch (IOException e) {
-                log.debug("proxy pump {} ends", Thread.currentThread().getName(), e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                endDelivery();
-            }
+            forward(
+                    () -> {
+                        byte[] buffer = new byte[64 * 1024];
+                        InputStream in = pump.from().getInputStream();
+                        int read;
+                        while ((read = in.read(buffer)) >= 0) {
+                            inFlight.put(new Chunk(System.nanoTime() + pump.delayNanos(), Arrays.copyOf(buffer, read)));
+                        }
+                    },
+                    this::endDelivery);
         }
 
         /** Queues the end, unless the link is closed already: then delivery ends on its own. */
@@ -315,27 +329,21 @@ public final class TcpProxy implements AutoCloseable {
         }
 
         void deliver() {
-            try {
-                OutputStream out = pump.to().getOutputStream();
-                while (true) {
-                    Chunk chunk = inFlight.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
-                    if (chunk == END || (chunk == null && pump.to().isClosed())) {
-                        return;
-                    }
-                    if (chunk != null) {
-                        holdUntil(chunk.dueNanos());
-                        out.write(chunk.bytes());
-                    }
-                }
-            } catch (SocketException e) {
-                // the other direction or cut() closed the link
-            } catch (IOException e) {
-                log.debug("proxy pump {} ends", Thread.currentThread().getName(), e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                pump.closeLink().run();
-            }
+            forward(
+                    () -> {
+                        OutputStream out = pump.to().getOutputStream();
+                        while (true) {
+                            Chunk chunk = inFlight.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+                            if (chunk == END || (chunk == null && pump.to().isClosed())) {
+                                return;
+                            }
+                            if (chunk != null) {
+                                holdUntil(chunk.dueNanos());
+                                out.write(chunk.bytes());
+                            }
+                        }
+                    },
+                    pump.closeLink());
         }
 
         /** parkNanos may return early (and is sub-millisecond, unlike Thread.sleep on Java 17): park again until due. */
