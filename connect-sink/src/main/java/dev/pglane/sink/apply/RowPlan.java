@@ -106,13 +106,7 @@ final class RowPlan {
         String upsert = upsertClause(upsertKey, true);
         this.policy = policy;
         this.overwrites = overwrites;
-        this.conflictClause = overwrites
-                ? upsertClause(upsertKey, false)
-                : switch (policy) {
-                    case ERROR -> "";
-                    case SKIP -> " ON CONFLICT DO NOTHING";
-                    case UPSERT -> upsert;
-                };
+        this.conflictClause = overwrites ? upsertClause(upsertKey, false) : conflictClause(policy, upsert);
         this.returnsInserted = policy == ConflictPolicy.UPSERT && !overwrites && !upsertKey.isEmpty();
         this.statement = statement(target, keyed);
         this.upsertRow = kind == Kind.UPDATE && policy == ConflictPolicy.UPSERT && !keepsToast
@@ -120,9 +114,24 @@ final class RowPlan {
                 : null;
         this.maxRows = maxRows(batchMaxRows);
         this.set = setStatement(target, keyed, batchMaxRows);
-        this.insertMissing = pending && set != null && upsertRow != null
-                ? SetStatement.insertMissing(target, match, written, upsertClause(upsertKey, false), batchMaxRows)
-                : null;
+        this.insertMissing = insertMissing(target, upsertKey, batchMaxRows);
+    }
+
+    /** What an INSERT of a change under {@code policy} adds: nothing, DO NOTHING, or {@code upsert}. */
+    private static String conflictClause(ConflictPolicy policy, String upsert) {
+        return switch (policy) {
+            case ERROR -> "";
+            case SKIP -> " ON CONFLICT DO NOTHING";
+            case UPSERT -> upsert;
+        };
+    }
+
+    /** See {@link #insertMissing}; needs {@link #set} and {@link #upsertRow} made first. */
+    private SetStatement insertMissing(TargetTable target, List<String> upsertKey, int batchMaxRows) {
+        if (!pending || set == null || upsertRow == null) {
+            return null;
+        }
+        return SetStatement.insertMissing(target, match, written, upsertClause(upsertKey, false), batchMaxRows);
     }
 
     private SetStatement setStatement(TargetTable target, boolean keyed, int batchMaxRows) {

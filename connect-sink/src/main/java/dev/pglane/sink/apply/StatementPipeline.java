@@ -218,20 +218,25 @@ final class StatementPipeline implements AutoCloseable {
 
     /** @param part which of the step's statements this is: 1 for the insert of an UPDATE's missing rows */
     private boolean fits(PreparedStatement statement, Step step, int part, boolean rows) throws SQLException {
-        RowPlan plan = step.plan;
-        int expected = plan.kind == RowPlan.Kind.INSERT || step.set ? step.records.size() : 1;
+        int expected = step.plan.kind == RowPlan.Kind.INSERT || step.set ? step.records.size() : 1;
         if (part == 1) {
             return true; // inserts what the UPDATE before it missed, as many as that was
         }
-        if (!rows) {
-            int count = statement.getUpdateCount();
-            if (plan.pending && step.set && count <= expected) {
-                countMisses(plan, expected - count);
-                return true;
-            }
-            // snapshot rows of a table whose every column is key leave an existing row as it is: the same row
-            return plan.overwrites ? count <= expected : count == expected;
+        return rows ? fitsRows(statement, step.plan, expected) : fitsCount(statement.getUpdateCount(), step, expected);
+    }
+
+    private boolean fitsCount(int count, Step step, int expected) {
+        RowPlan plan = step.plan;
+        if (plan.pending && step.set && count <= expected) {
+            countMisses(plan, expected - count);
+            return true;
         }
+        // snapshot rows of a table whose every column is key leave an existing row as it is: the same row
+        return plan.overwrites ? count <= expected : count == expected;
+    }
+
+    /** An upsert's rows: one {@code inserted} flag per row it inserted or overwrote. */
+    private boolean fitsRows(PreparedStatement statement, RowPlan plan, int expected) throws SQLException {
         int inserted = 0;
         int returned = 0;
         try (ResultSet rs = statement.getResultSet()) {
