@@ -195,14 +195,14 @@ public final class ApplySession implements TransactionApplier {
                         addTruncate(record, tx);
                     }
                     default -> {
-                        flush(tx);
+                        truncateWaiting(tx);
                         if (!addPipelinedRow(record, tx)) {
                             return false;
                         }
                     }
                 }
             }
-            flush(tx);
+            truncateWaiting(tx);
             if (!sendQueued(tx)) {
                 return false;
             }
@@ -244,6 +244,13 @@ public final class ApplySession implements TransactionApplier {
                 tx.describe(),
                 how,
                 (System.nanoTime() - started) / 1000);
+    }
+
+    /** Runs the truncate that consecutive truncate records gathered, if any, before the pipeline goes on. */
+    private void truncateWaiting(SourceTransaction tx) throws SQLException {
+        if (!truncated.isEmpty()) {
+            flush(tx);
+        }
     }
 
     /** Sends every open batch and what the pipeline holds; false if a row did not fit. */

@@ -89,7 +89,8 @@ final class ConflictHandler {
      * {@code count} rows of one set statement or multi-row upsert of changes whose snapshot is pending found the
      * target otherwise than they expected (which rows, the statement does not say): counted, and logged at DEBUG.
      */
-    void pendingMisses(String kind, RowPlan plan, int count, SourceTransaction tx) {
+    void pendingMisses(RowPlan plan, int count, SourceTransaction tx) {
+        String kind = plan.missKind();
         for (int i = 0; i < count; i++) {
             listener.pendingSnapshotMiss(kind, plan.table);
         }

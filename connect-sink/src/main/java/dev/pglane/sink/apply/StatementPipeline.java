@@ -63,8 +63,8 @@ final class StatementPipeline implements AutoCloseable {
      */
     private record Step(RowPlan plan, List<ChangeRecord> records, int statements, boolean set) {}
 
-    /** {@code count} rows of a step that found the target otherwise than they expected, of kind {@code kind}. */
-    private record Miss(String kind, RowPlan plan, int count) {}
+    /** {@code count} rows of a step that found the target otherwise than they expected. */
+    private record Miss(RowPlan plan, int count) {}
 
     /** True if nothing is waiting to be sent. */
     boolean isEmpty() {
@@ -143,7 +143,7 @@ final class StatementPipeline implements AutoCloseable {
     /** Counts and logs the pending-snapshot misses of the transaction's parts, then forgets them. */
     void reportMisses(ConflictHandler conflicts, SourceTransaction tx) {
         for (Miss miss : misses) {
-            conflicts.pendingMisses(miss.kind(), miss.plan(), miss.count(), tx);
+            conflicts.pendingMisses(miss.plan(), miss.count(), tx);
         }
         misses.clear();
     }
@@ -258,7 +258,7 @@ final class StatementPipeline implements AutoCloseable {
 
     private void countMisses(RowPlan plan, int count) {
         if (count > 0) {
-            misses.add(new Miss(plan.missKind(), plan, count));
+            misses.add(new Miss(plan, count));
         }
     }
 }
