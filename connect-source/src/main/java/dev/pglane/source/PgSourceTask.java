@@ -5,6 +5,7 @@ import dev.pglane.source.offset.AckTracker;
 import dev.pglane.source.reader.ReplicationSession;
 import dev.pglane.source.signal.KafkaSignalChannel;
 import dev.pglane.source.snapshot.SnapshotProgress;
+import dev.pglane.source.validate.ConverterRules;
 import dev.pglane.source.validate.DeliveryRules;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.SourceOffset;
@@ -12,6 +13,7 @@ import dev.pglane.wire.WireFormatException;
 import dev.pglane.wire.envelope.EnvelopeSchemas;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -78,7 +80,8 @@ public final class PgSourceTask extends SourceTask {
     public void start(Map<String, String> props) {
         config = new PgSourceConfig(props);
         connectorName = props.getOrDefault("name", "source");
-        List<ConfigProblem> refused = DeliveryRules.problems(props);
+        List<ConfigProblem> refused = new ArrayList<>(DeliveryRules.problems(props));
+        refused.addAll(ConverterRules.problems(config.payloadFormat(), props));
         if (!refused.isEmpty()) {
             throw new ConnectException("pglane source " + connectorName + " cannot run with this config: "
                     + refused.stream().map(ConfigProblem::message).collect(Collectors.joining("; ")));

@@ -104,6 +104,32 @@ class PgSourceConnectorValidateTest {
     }
 
     @Test
+    void thePayloadFormatMustFitBothConverters() {
+        String bytes = "org.apache.kafka.connect.converters.ByteArrayConverter";
+        String json = "org.apache.kafka.connect.json.JsonConverter";
+        Map<String, String> props = config(server);
+        props.put("payload.format", "json");
+        props.put("key.converter", bytes);
+        props.put("value.converter", json);
+        assertEquals(
+                List.of("payload.format=json writes the records' JSON in the decoder lanes, but value.converter is "
+                        + json + ", which would wrap those bytes once more: set key.converter and value.converter to "
+                        + bytes),
+                errors(props).get("payload.format"));
+        props.put("value.converter", bytes);
+        assertEquals(Map.of(), errors(props));
+        props.put("payload.format", "connect");
+        assertOn(
+                errors(props),
+                "payload.format",
+                "key.converter is " + bytes + ", which cannot write the source's"
+                        + " Connect structs: set payload.format=json");
+        props.remove("key.converter");
+        props.remove("value.converter");
+        assertEquals(Map.of(), errors(props), "the worker's converters are not known here");
+    }
+
+    @Test
     void matchingPublicationHasNoErrors() {
         Map<String, String> props = config(server);
         props.put(PgSourceConfig.PUBLICATION_NAME, "pub_a");

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.config.EnumChoice;
+import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.wire.SourceOffset;
 import dev.pglane.wire.marker.Marker;
 import java.sql.SQLException;
@@ -20,6 +22,8 @@ import org.apache.kafka.connect.source.SourceRecord;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The task never lets the slot pass a change Kafka did not store, nor a change the server no longer has. */
 class PgSourceTaskSafetyTest {
@@ -33,16 +37,20 @@ class PgSourceTaskSafetyTest {
         server.sql("DELETE FROM public.orders", "DELETE FROM public.lines");
     }
 
-    @Test
-    void aRecordConnectSkippedFailsTheTaskNamingItAndTheSlotStaysBeforeIt() throws Exception {
-        String slot = "safety_skipped";
-        PgSourceTask task = server.start(server.config(slot, Map.of()), null);
-        server.sql("INSERT INTO public.orders VALUES (1, 'stored')");
+    /** The record is named from its Connect data, or read back from the JSON the lanes wrote. */
+    @ParameterizedTest
+    @EnumSource(PayloadFormat.class)
+    void aRecordConnectSkippedFailsTheTaskNamingItAndTheSlotStaysBeforeIt(PayloadFormat format) throws Exception {
+        String slot = "safety_skipped_" + EnumChoice.valueOf(format);
+        PgSourceTask task =
+                server.start(server.config(slot, Map.of("payload.format", EnumChoice.valueOf(format))), null);
+        int id = 100 + 10 * format.ordinal();
+        server.sql("INSERT INTO public.orders VALUES (" + id + ", 'stored')");
         List<SourceRecord> first = SourceTaskServer.pollUntil(task, ends(1));
         Marker.End stored = (Marker.End) marker(first.get(first.size() - 1));
         server.awaitConfirmedFlush(slot, stored.endLsn());
 
-        server.sql("INSERT INTO public.orders VALUES (2, 'skipped')");
+        server.sql("INSERT INTO public.orders VALUES (" + (id + 1) + ", 'skipped')");
         List<SourceRecord> second = pollWithoutAcknowledging(task, 2);
         SourceRecord skipped = second.get(0);
         SourceRecord end = second.get(1);
@@ -87,6 +95,26 @@ class PgSourceTaskSafetyTest {
                 ConnectException.class,
                 () -> server.start(server.config("safety_transforms", Map.of("transforms", "route")), null));
         assertTrue(transforms.getMessage().contains("transformations (route)"), transforms.getMessage());
+    }
+
+    @Test
+    void convertersThatDoNotFitThePayloadFormatAreRefusedAtStart() {
+        ConnectException wrapped = assertThrows(
+                ConnectException.class,
+                () -> server.start(
+                        server.config(
+                                "safety_converter",
+                                Map.of(
+                                        "payload.format",
+                                        "json",
+                                        "value.converter",
+                                        "org.apache.kafka.connect.json.JsonConverter")),
+                        null));
+        assertTrue(
+                wrapped.getMessage()
+                        .contains("payload.format=json writes the records' JSON in the decoder lanes, but"
+                                + " value.converter is org.apache.kafka.connect.json.JsonConverter"),
+                wrapped.getMessage());
     }
 
     @Test

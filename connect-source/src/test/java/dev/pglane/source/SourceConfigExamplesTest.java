@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.docs.ConfigExamples;
+import dev.pglane.source.validate.ConverterRules;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,5 +22,6 @@ class SourceConfigExamplesTest {
         assertEquals(List.of(), ConfigExamples.fieldErrors(config, PgSourceConfig.CONFIG_DEF), file);
         assertTrue(config.containsKey(DatabaseSettings.PASSWORD), file);
         assertEquals("pglane", new PgSourceConfig(config).topicPrefix(), file);
+        assertEquals(List.of(), ConverterRules.problems(new PgSourceConfig(config).payloadFormat(), config), file);
     }
 }

@@ -3,6 +3,7 @@ package dev.pglane.source;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.wire.Lsn;
+import dev.pglane.wire.TransactionKey;
 import dev.pglane.wire.envelope.ChangeEnvelope;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.marker.Marker;
@@ -22,6 +23,7 @@ import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.apache.kafka.connect.errors.RetriableException;
+import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -35,6 +37,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <pre>{@code @RegisterExtension static final SourceTaskServer server = new SourceTaskServer("CREATE TABLE ...");}</pre>
  */
 final class SourceTaskServer implements BeforeAllCallback, AfterAllCallback, AfterEachCallback {
+    private static final JsonConverter JSON_KEYS = jsonConverter(true);
+    private static final JsonConverter JSON_VALUES = jsonConverter(false);
     static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final String[] setUp;
@@ -142,11 +146,32 @@ final class SourceTaskServer implements BeforeAllCallback, AfterAllCallback, Aft
     }
 
     static Marker marker(SourceRecord record) {
-        return record.topic().equals("shop.transactions") ? MarkerCodec.fromStruct(record.value()) : null;
+        return record.topic().equals("shop.transactions") ? MarkerCodec.fromStruct(value(record)) : null;
     }
 
     static ChangeEvent event(SourceRecord record) {
-        return ChangeEnvelope.fromStruct(record.value());
+        return ChangeEnvelope.fromStruct(value(record));
+    }
+
+    /** The record's value as Connect data, read back with Kafka's JsonConverter if the task wrote JSON bytes. */
+    static Object value(SourceRecord record) {
+        return record.value() instanceof byte[] bytes
+                ? JSON_VALUES.toConnectData(record.topic(), bytes).value()
+                : record.value();
+    }
+
+    /** The xid of the record's key, read back with Kafka's JsonConverter if the task wrote JSON bytes. */
+    static long keyXid(SourceRecord record) {
+        Object key = record.key() instanceof byte[] bytes
+                ? JSON_KEYS.toConnectData(record.topic(), bytes).value()
+                : record.key();
+        return TransactionKey.xid(key);
+    }
+
+    private static JsonConverter jsonConverter(boolean isKey) {
+        JsonConverter converter = new JsonConverter();
+        converter.configure(Map.of("schemas.enable", "true"), isKey);
+        return converter;
     }
 
     Connection connect() throws SQLException {

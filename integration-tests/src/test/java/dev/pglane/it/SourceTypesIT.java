@@ -27,6 +27,7 @@ import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -51,11 +52,25 @@ class SourceTypesIT {
     @MethodSource("dev.pglane.it.SourceServers#versions")
     @DisplayName("every type family arrives with its §7 encoding, specials in text_values, NULL as null")
     void everyTypeFamily(PostgresVersion version) throws Exception {
-        PostgresNode source = servers.of(version);
+        assertEveryTypeFamily(servers.of(version), "types_pg" + version.major(), Map.of());
+    }
+
+    /** On a server of its own: the table and its types are the same as the other story's. */
+    @Test
+    @DisplayName("with payload.format=json the decoder lanes write the same records: every type family as §7 says")
+    void everyTypeFamilyWrittenByTheLanes() throws Exception {
+        String bytes = "org.apache.kafka.connect.converters.ByteArrayConverter";
+        assertEveryTypeFamily(
+                servers.another(PostgresVersion.fromProperty()),
+                "types_lanes",
+                Map.of("payload.format", "json", "key.converter", bytes, "value.converter", bytes));
+    }
+
+    private static void assertEveryTypeFamily(PostgresNode source, String name, Map<String, String> overrides)
+            throws Exception {
         List<TypeCase> cases = TypeCases.all();
         createTable(source, cases);
-        String name = "types_pg" + version.major();
-        try (SourceConnectorRun run = SourceConnectorRun.start(worker, source, name, Map.of());
+        try (SourceConnectorRun run = SourceConnectorRun.start(worker, source, name, overrides);
                 SqlSession session = SqlSession.open(source)) {
             for (int row = 0; row <= ROWS; row++) {
                 session.exec(TypeCases.insert("every_type", cases, row));

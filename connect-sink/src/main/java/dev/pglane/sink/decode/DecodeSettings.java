@@ -7,6 +7,7 @@ import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
 
 import dev.pglane.connect.config.ConfigGroup;
 import dev.pglane.connect.config.EnumChoice;
+import dev.pglane.connect.config.PayloadFormat;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Width;

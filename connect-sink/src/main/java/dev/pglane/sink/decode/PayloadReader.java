@@ -1,5 +1,6 @@
 package dev.pglane.sink.decode;
 
+import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.connect.json.PglaneJsonConverter;
 import java.util.Map;
 import org.apache.kafka.connect.errors.ConnectException;

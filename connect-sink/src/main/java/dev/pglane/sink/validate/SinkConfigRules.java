@@ -6,12 +6,12 @@ import static dev.pglane.sink.PgSinkConfig.TABLE_INCLUDE_LIST;
 import static dev.pglane.sink.PgSinkConfig.TABLE_NAME_FORMAT;
 import static dev.pglane.sink.decode.DecodeSettings.PAYLOAD_FORMAT;
 
+import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.connect.validate.ValidationReport;
 import dev.pglane.sink.TableName;
 import dev.pglane.sink.admit.RecordAdmission;
 import dev.pglane.sink.decode.DecodeSettings;
-import dev.pglane.sink.decode.PayloadFormat;
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.wire.TopicNames;
 import java.util.Arrays;
@@ -29,7 +29,6 @@ final class SinkConfigRules {
     static final String TOPICS = "topics";
     static final String TOPICS_REGEX = "topics.regex";
     static final String VALUE_CONVERTER = "value.converter";
-    static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
 
     private SinkConfigRules() {}
 
@@ -81,23 +80,21 @@ final class SinkConfigRules {
      * with connect it must not. A converter left to the worker's default is not seen here: the task names it then.
      */
     private static void checkPayloadFormat(ValidationReport report, Map<String, String> props) {
-        String converter = props.getOrDefault(VALUE_CONVERTER, "").trim();
-        if (converter.isEmpty() || !report.isValid(PAYLOAD_FORMAT)) {
+        if (!report.isValid(PAYLOAD_FORMAT)) {
             return;
         }
         PayloadFormat format = DecodeSettings.PAYLOAD_FORMATS.parse((String) report.value(PAYLOAD_FORMAT));
-        boolean bytes = converter.equals(BYTE_ARRAY_CONVERTER);
-        if (format == PayloadFormat.JSON && !bytes) {
-            report.add(new ConfigProblem(
-                    PAYLOAD_FORMAT,
-                    PAYLOAD_FORMAT + "=json decodes the records' bytes itself, but " + VALUE_CONVERTER + " is "
-                            + converter + ": set it (and key.converter) to " + BYTE_ARRAY_CONVERTER));
-        } else if (format == PayloadFormat.CONNECT && bytes) {
-            report.add(new ConfigProblem(
-                    PAYLOAD_FORMAT,
-                    VALUE_CONVERTER + " is " + BYTE_ARRAY_CONVERTER + ", which hands the sink bytes: set "
-                            + PAYLOAD_FORMAT + "=json to decode them"));
-        }
+        format.misfit(props, List.of(VALUE_CONVERTER))
+                .ifPresent(misfit -> report.add(new ConfigProblem(
+                        PAYLOAD_FORMAT,
+                        format == PayloadFormat.JSON
+                                ? PAYLOAD_FORMAT + "=json decodes the records' bytes itself, but " + VALUE_CONVERTER
+                                        + " is "
+                                        + misfit.getValue() + ": set it (and key.converter) to "
+                                        + PayloadFormat.BYTE_ARRAY_CONVERTER
+                                : VALUE_CONVERTER + " is " + PayloadFormat.BYTE_ARRAY_CONVERTER
+                                        + ", which hands the sink" + " bytes: set " + PAYLOAD_FORMAT
+                                        + "=json to decode them")));
     }
 
     private static String missingMarker(String key, String value, String marker) {

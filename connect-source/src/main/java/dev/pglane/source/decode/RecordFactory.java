@@ -23,13 +23,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
  * Turns stream items into {@link SourceRecord}s: the wire envelope for changes, truncates and logical
- * decoding messages, the marker struct for markers. Stateless and thread-safe, so all lanes share one.
+ * decoding messages, the marker struct for markers, as Connect data or already written as bytes ({@link
+ * RecordEncoding}). Stateless and thread-safe, so all lanes share one.
  */
 public final class RecordFactory implements BatchDecoder {
     private final String version;
@@ -38,18 +40,21 @@ public final class RecordFactory implements BatchDecoder {
     private final TopicNames topics;
     private final Schema messageEnvelope;
     private final Map<String, String> partition;
+    private final RecordEncoding encoding;
 
     /**
      * @param version the connector version for {@code source.version}
      * @param database the source database for {@code source.db}
      */
-    public RecordFactory(String version, String database, TopicNames topics, EnvelopeSchemas envelopes) {
+    public RecordFactory(
+            String version, String database, TopicNames topics, EnvelopeSchemas envelopes, RecordEncoding encoding) {
         this.version = version;
         this.topicPrefix = topics.prefix();
         this.database = database;
         this.topics = topics;
         this.messageEnvelope = envelopes.forMessages(topicPrefix);
         this.partition = SourceOffset.partition(topicPrefix);
+        this.encoding = encoding;
     }
 
     /** One processing time for the whole batch: reading the clock per record costs more than it tells. */
@@ -153,17 +158,36 @@ public final class RecordFactory implements BatchDecoder {
 
     private TrackedRecord envelope(
             String topic, Schema envelopeSchema, ChangeEvent event, ChangeStamp stamp, SourceOffset offset) {
-        Struct value = ChangeEnvelope.toStruct(event, envelopeSchema);
+        return record(
+                offset,
+                topic,
+                stamp.xid(),
+                envelopeSchema,
+                ChangeEnvelope.toStruct(event, envelopeSchema),
+                Math.floorDiv(stamp.timeMicros(), 1000L),
+                null);
+    }
+
+    private TrackedRecord record(
+            SourceOffset offset,
+            String topic,
+            long xid,
+            Schema valueSchema,
+            Struct value,
+            long timestamp,
+            Lsn confirm) {
+        SchemaAndValue key = encoding.encode(topic, TransactionKey.SCHEMA, TransactionKey.of(xid), true);
+        SchemaAndValue encoded = encoding.encode(topic, valueSchema, value, false);
         return new TrackedRecord(
                 partition,
                 offset.toMap(),
                 topic,
-                TransactionKey.SCHEMA,
-                TransactionKey.of(stamp.xid()),
-                envelopeSchema,
-                value,
-                Math.floorDiv(stamp.timeMicros(), 1000L),
-                null);
+                key.schema(),
+                key.value(),
+                encoded.schema(),
+                encoded.value(),
+                timestamp,
+                confirm);
     }
 
     private SourceInfo source(String schema, String table, ChangeStamp stamp) {
@@ -188,12 +212,10 @@ public final class RecordFactory implements BatchDecoder {
 
     private TrackedRecord marker(StreamItem.MarkerItem item) {
         Marker marker = item.marker();
-        return new TrackedRecord(
-                partition,
-                item.offset().toMap(),
+        return record(
+                item.offset(),
                 topics.transactionsTopic(),
-                TransactionKey.SCHEMA,
-                TransactionKey.of(marker.keyXid()),
+                marker.keyXid(),
                 MarkerCodec.SCHEMA,
                 MarkerCodec.toStruct(marker),
                 marker.tsMs(),

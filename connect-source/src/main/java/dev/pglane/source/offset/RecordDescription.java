@@ -1,25 +1,27 @@
 package dev.pglane.source.offset;
 
+import dev.pglane.connect.json.PglaneJsonConverter;
 import dev.pglane.wire.envelope.ChangeEnvelope;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.marker.Marker;
 import dev.pglane.wire.marker.MarkerCodec;
+import java.util.Map;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
  * Names a record the way an operator looks for it: the table and WAL position of a change, the transaction of a
- * marker. Only failure paths call it, so it may decode the whole value.
+ * marker. Only failure paths call it, so it may decode the whole value, reading it back from JSON if need be.
  */
 final class RecordDescription {
     private RecordDescription() {}
 
     static String of(SourceRecord record) {
         String where = " (topic " + record.topic() + ")";
-        if (!(record.value() instanceof Struct value)) {
-            return "a record" + where;
-        }
         try {
+            if (!(connectValue(record) instanceof Struct value)) {
+                return "a record" + where;
+            }
             if (MarkerCodec.SCHEMA_NAME.equals(value.schema().name())) {
                 Marker marker = MarkerCodec.fromStruct(value);
                 return marker.status() + " marker of xid " + marker.keyXid() + endOf(marker) + where;
@@ -31,6 +33,16 @@ final class RecordDescription {
         } catch (RuntimeException e) {
             return "a record" + where;
         }
+    }
+
+    /** The record's value as Connect data: with {@code payload.format=json} the lanes already wrote it as JSON. */
+    private static Object connectValue(SourceRecord record) {
+        if (!(record.value() instanceof byte[] bytes)) {
+            return record.value();
+        }
+        PglaneJsonConverter json = new PglaneJsonConverter();
+        json.configure(Map.of("schemas.enable", "true"), false);
+        return json.toConnectData(record.topic(), bytes).value();
     }
 
     private static String endOf(Marker marker) {

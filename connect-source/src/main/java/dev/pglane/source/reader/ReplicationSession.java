@@ -10,6 +10,7 @@ import dev.pglane.source.capture.NewTableWatch;
 import dev.pglane.source.capture.TableCapture;
 import dev.pglane.source.decode.DecoderLanes;
 import dev.pglane.source.decode.LaneActivity;
+import dev.pglane.source.decode.RecordEncoding;
 import dev.pglane.source.decode.RecordFactory;
 import dev.pglane.source.emit.FailureSlot;
 import dev.pglane.source.emit.OrderedEmitter;
@@ -274,6 +275,29 @@ public final class ReplicationSession implements AutoCloseable {
                 config.signalTable());
     }
 
+    /** The lanes that turn the reader's items into records, as the config wants them written. */
+    private static DecoderLanes decoderLanes(
+            PgSourceConfig config,
+            Start start,
+            TopicNames topics,
+            EnvelopeSchemas envelopes,
+            FailureSlot failures,
+            Activity activity) {
+        RecordFactory records = new RecordFactory(
+                start.version(),
+                config.database().database(),
+                topics,
+                envelopes,
+                RecordEncoding.of(config.payloadFormat()));
+        return new DecoderLanes(
+                start.connectorName(),
+                config.decoderLanes(),
+                config.decoderQueueCapacity(),
+                records,
+                failures,
+                activity.lanes());
+    }
+
     private static ReplicationSession assemble(
             PgSourceConfig config,
             Start start,
@@ -292,15 +316,7 @@ public final class ReplicationSession implements AutoCloseable {
         TopicNames topics = config.topicNames();
         RelationCache relations = new RelationCache(new RelationDescriptorFactory(
                 topics.prefix(), topics, config.numericMapping(), envelopes, new JdbcTypeCatalog(sql)));
-        RecordFactory records =
-                new RecordFactory(start.version(), config.database().database(), topics, envelopes);
-        DecoderLanes lanes = new DecoderLanes(
-                start.connectorName(),
-                config.decoderLanes(),
-                config.decoderQueueCapacity(),
-                records,
-                failures,
-                activity.lanes());
+        DecoderLanes lanes = decoderLanes(config, start, topics, envelopes, failures, activity);
         OrderedEmitter emitter = new OrderedEmitter(lanes, failures, acks);
         SnapshotStream snapshots = new SnapshotStream(
                 config.topicPrefix(),

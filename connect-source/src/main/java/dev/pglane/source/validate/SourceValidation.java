@@ -1,5 +1,6 @@
 package dev.pglane.source.validate;
 
+import static dev.pglane.source.PgSourceConfig.PAYLOAD_FORMAT;
 import static dev.pglane.source.PgSourceConfig.PUBLICATION_CREATE;
 import static dev.pglane.source.PgSourceConfig.PUBLICATION_NAME;
 import static dev.pglane.source.PgSourceConfig.SLOT_NAME;
@@ -33,6 +34,10 @@ public final class SourceValidation {
         ValidationReport report = new ValidationReport(fieldChecks);
         SourceConfigRules.check(report);
         DeliveryRules.problems(props).forEach(report::add);
+        if (report.isValid(PAYLOAD_FORMAT)) {
+            ConverterRules.problems(PgSourceConfig.PAYLOAD_FORMATS.parse((String) report.value(PAYLOAD_FORMAT)), props)
+                    .forEach(report::add);
+        }
         report.warnIfServerUnverified(connectorName);
         report.probeServer(connectorName, endpoint -> serverChecks(report, endpoint));
         return report.toConfig();

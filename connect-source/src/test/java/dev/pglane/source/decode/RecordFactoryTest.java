@@ -1,10 +1,12 @@
 package dev.pglane.source.decode;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.source.offset.TrackedRecord;
 import dev.pglane.source.pgoutput.RelationColumn;
 import dev.pglane.source.pgoutput.RelationMessage;
@@ -30,7 +32,10 @@ import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.json.JsonConverter;
 import org.junit.jupiter.api.Test;
 
 class RecordFactoryTest {
@@ -39,7 +44,7 @@ class RecordFactoryTest {
     private static final long COMMIT_US = 1_700_000_000_123_456L;
     private static final Timestamps PROCESSED = Timestamps.ofMicros(1_700_000_001_000_000L);
 
-    private final RecordFactory factory = new RecordFactory("9.9.9", "inventory", TOPICS, ENVELOPES);
+    private final RecordFactory factory = factory(PayloadFormat.CONNECT);
     private final RelationDescriptor orders = new RelationDescriptorFactory(
                     "shop", TOPICS, NumericMapping.PRECISE, ENVELOPES, PgColumnType::of)
             .create(new RelationMessage(
@@ -49,6 +54,10 @@ class RecordFactoryTest {
                     "orders",
                     'd',
                     List.of(new RelationColumn("id", 23, -1, true), new RelationColumn("note", 25, -1, false))));
+
+    private static RecordFactory factory(PayloadFormat format) {
+        return new RecordFactory("9.9.9", "inventory", TOPICS, ENVELOPES, RecordEncoding.of(format));
+    }
 
     private static TupleData tuple(String... values) {
         return TestTuples.of(values);
@@ -158,6 +167,53 @@ class RecordFactoryTest {
         assertNull(factory.toRecord(
                         new StreamItem.MarkerItem(start, SourceOffset.between(Lsn.valueOf(0x90), 3)), PROCESSED)
                 .confirmLsn());
+    }
+
+    /**
+     * With payload.format=json the lanes write what the worker's JsonConverter would have written of the same record,
+     * byte for byte (Kafka's own converter is the reference here), and nothing else about the record changes.
+     */
+    @Test
+    void withPayloadFormatJsonKeyAndValueAreTheBytesKafkasJsonConverterWrites() {
+        JsonConverter kafkaKeys = new JsonConverter();
+        kafkaKeys.configure(Map.of("schemas.enable", "true"), true);
+        JsonConverter kafkaValues = new JsonConverter();
+        kafkaValues.configure(Map.of("schemas.enable", "true"), false);
+        RecordFactory json = factory(PayloadFormat.JSON);
+        Marker.End end = new Marker.End(
+                3,
+                500,
+                Lsn.valueOf(0x400),
+                Lsn.valueOf(0x410),
+                COMMIT_US,
+                1,
+                List.of(new DataCollectionCount("public.orders", 1, "shop.public.orders")));
+        List<StreamItem> items = List.of(
+                change(Op.CREATE, null, tuple("7", "hello")),
+                change(Op.UPDATE, tuple("7", null), tuple("8", "bye")),
+                new StreamItem.Truncate(
+                        orders, new TruncateInfo(true, false), stamp(2), SourceOffset.between(Lsn.INVALID, 3)),
+                new StreamItem.MarkerItem(end, SourceOffset.between(Lsn.valueOf(0x410), 3)));
+        for (StreamItem item : items) {
+            TrackedRecord asData = factory.toRecord(item, PROCESSED);
+            TrackedRecord asBytes = json.toRecord(item, PROCESSED);
+            assertEquals(Schema.OPTIONAL_BYTES_SCHEMA, asBytes.keySchema());
+            assertEquals(Schema.OPTIONAL_BYTES_SCHEMA, asBytes.valueSchema());
+            assertArrayEquals(
+                    kafkaKeys.fromConnectData(asData.topic(), asData.keySchema(), asData.key()),
+                    (byte[]) asBytes.key(),
+                    item.toString());
+            assertArrayEquals(
+                    kafkaValues.fromConnectData(asData.topic(), asData.valueSchema(), asData.value()),
+                    (byte[]) asBytes.value(),
+                    item.toString());
+            assertEquals(asData.topic(), asBytes.topic());
+            assertEquals(asData.sourceOffset(), asBytes.sourceOffset());
+            assertEquals(asData.sourcePartition(), asBytes.sourcePartition());
+            assertEquals(asData.timestamp(), asBytes.timestamp());
+            assertEquals(asData.confirmLsn(), asBytes.confirmLsn());
+        }
+        assertEquals(Lsn.valueOf(0x410), json.toRecord(items.get(3), PROCESSED).confirmLsn());
     }
 
     @Test
