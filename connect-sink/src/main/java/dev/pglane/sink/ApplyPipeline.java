@@ -101,7 +101,11 @@ final class ApplyPipeline implements AutoCloseable {
             opened.add(monitor);
             WriteSetBuilder writeSets = new WriteSetBuilder(mapping, catalog::lookup, snapshotTruncate);
             SchedulerSettings schedulerSettings = new SchedulerSettings(
-                    config.deadlockCheckInterval(), config.applyRetryMax(), HISTORY_MAX_KEYS, appName);
+                    config.deadlockCheckInterval(),
+                    config.applyRetryMax(),
+                    HISTORY_MAX_KEYS,
+                    appName,
+                    config.applyOverlap());
             ApplyScheduler scheduler = new ApplyScheduler(workers, monitor, writeSets::of, schedulerSettings, metrics);
             log.info(
                     "Apply pipeline of {} ready in {} ms: {} workers, applied position {}",

@@ -92,6 +92,15 @@ public final class PgSinkConfig extends AbstractConfig {
             + " source transaction as its own target transaction.";
     static final int APPLY_GROUP_MAX_TRANSACTIONS_DEFAULT = 32;
 
+    public static final String APPLY_OVERLAP = "apply.overlap";
+    static final String APPLY_OVERLAP_DOC = "Let a target transaction start once the transactions it depends on have"
+            + " applied, before they commit: its statements wait on their row locks and go on the moment those commit,"
+            + " so dependent transactions on several workers hide each other's round trips; a row it finds otherwise"
+            + " than it expects sends it back to run after them. For a target behind a slow link: with 1 ms each way"
+            + " it made 8 workers 1.38x faster on pgbench, but the rows that waited cost the target a third more CPU,"
+            + " which made it slower on a near target (2 cores). Snapshot chunks, truncates and tables without a key"
+            + " never start early.";
+
     public static final String CONFLICT_POLICY = "conflict.policy";
     static final String CONFLICT_POLICY_DOC = "When an insert finds its key taken, or an update or delete finds no"
             + " row: error (stop the task, naming transaction, table and key), skip (log, count and go on) or"
@@ -321,6 +330,10 @@ public final class PgSinkConfig extends AbstractConfig {
         return Duration.ofMillis(getInt(DEADLOCK_CHECK_INTERVAL_MS));
     }
 
+    public boolean applyOverlap() {
+        return getBoolean(APPLY_OVERLAP);
+    }
+
     public int applyRetryMax() {
         return getInt(APPLY_RETRY_MAX);
     }
@@ -421,6 +434,8 @@ public final class PgSinkConfig extends AbstractConfig {
                         Range.atLeast(1),
                         MEDIUM,
                         APPLY_GROUP_MAX_TRANSACTIONS_DOC);
+        group.key(APPLY_OVERLAP, "Overlapping transactions", Width.SHORT)
+                .define(BOOLEAN, false, null, MEDIUM, APPLY_OVERLAP_DOC);
         group.key(CONFLICT_POLICY, "Conflict policy", Width.SHORT)
                 .define(STRING, CONFLICT_POLICY_DEFAULT, CONFLICT_POLICIES, HIGH, CONFLICT_POLICY_DOC);
         group.key(TRUNCATE_CASCADE, "Cascade truncates", Width.SHORT)

@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  *       records (logged past transaction.wait.warn.ms, naming the topics);
  *   <li>{@code outside-lock-waits-total}: times the next transaction to commit waited for a lock of a session
  *       outside the sink (each is logged with that session);
- *   <li>{@code spills-total}, {@code retries-total}, {@code deadlocks-resolved-total},
- *       {@code errant-records-total}, {@code dropped-records-total};
+ *   <li>{@code spills-total}, {@code retries-total}, {@code overlap-starts-total}, {@code overlap-reruns-total},
+ *       {@code deadlocks-resolved-total}, {@code errant-records-total}, {@code dropped-records-total};
  *   <li>{@code conflicts-total} (tag {@code kind}: insert_exists, update_missing, delete_missing);
  *   <li>{@code snapshot-pending-misses-total} (tag {@code kind}, as for conflicts): changes of a table whose snapshot
  *       was pending that found the target otherwise than they expected, which is no conflict;
@@ -71,6 +71,8 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     private final LongAdder spills;
     private final LongAdder spillCapPauses;
     private final LongAdder retries;
+    private final LongAdder aheadStarts;
+    private final LongAdder aheadReruns;
     private final LongAdder deadlocks;
     private final LongAdder outsideLockWaits;
     private final LongAdder errantRecords;
@@ -88,6 +90,13 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
                 "Times the spill files reached spill.max.bytes and the task paused the partitions the next"
                         + " transaction does not wait for");
         retries = metrics.total("retries-total", "Transactions rolled back and applied again");
+        aheadStarts = metrics.total(
+                "overlap-starts-total",
+                "Transactions that started before one they depend on committed (apply.overlap)");
+        aheadReruns = metrics.total(
+                "overlap-reruns-total",
+                "Transactions that started before one they depend on committed (apply.overlap), found its rows not"
+                        + " yet committed, and were applied again after it");
         deadlocks = metrics.total(
                 "deadlocks-resolved-total", "Commit-order deadlocks resolved by re-running the later transaction");
         outsideLockWaits = metrics.total(
@@ -213,6 +222,17 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     public void retried(SourceTransaction tx, String reason) {
         log.info("Applying {} again: {}", tx.describe(), reason);
         retries.increment();
+    }
+
+    @Override
+    public void startedAhead(SourceTransaction tx) {
+        aheadStarts.increment();
+    }
+
+    @Override
+    public void ranAhead(SourceTransaction tx, String reason) {
+        log.debug("Applying {} again after the transaction it ran ahead of: {}", tx.describe(), reason);
+        aheadReruns.increment();
     }
 
     @Override

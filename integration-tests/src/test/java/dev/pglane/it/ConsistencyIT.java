@@ -78,6 +78,8 @@ class ConsistencyIT {
             System.out.println("ConsistencyIT " + name + ": " + summary);
 
             CatchUp.Result caughtUp = run.awaitCatchUp(CATCH_UP);
+            double startedAhead = TaskMetrics.value(run.sinkName(), "overlap-starts-total");
+            assertEquals(streamed, startedAhead > 0, "transactions that started ahead: " + startedAhead);
             monitor.stop();
             System.out.println("ConsistencyIT " + name + ": " + monitor.describe());
             assertEquals(0, monitor.violatingChecks(), () -> "seed " + seed + ": " + monitor.describe());
@@ -103,7 +105,9 @@ class ConsistencyIT {
     /**
      * Four workers and a small buffer. With streaming off, the sink groups consecutive transactions (its default),
      * so the target skips the states inside a group but must still show only committed ones, in order; with
-     * streaming on, each source transaction is a target transaction of its own, so the workers apply many at once.
+     * streaming on, each source transaction is a target transaction of its own, so the workers apply many at once,
+     * and with {@code apply.overlap} dependent ones start before their predecessors commit: the workload's inserts
+     * followed by updates of the same rows make them run again after those.
      */
     private static Map<String, String> sinkSettings(boolean streamed) {
         return Map.of(
@@ -112,7 +116,9 @@ class ConsistencyIT {
                 "buffer.max.bytes",
                 Long.toString(2L << 20),
                 "apply.group.max.transactions",
-                streamed ? "1" : "32");
+                streamed ? "1" : "32",
+                "apply.overlap",
+                Boolean.toString(streamed));
     }
 
     /**

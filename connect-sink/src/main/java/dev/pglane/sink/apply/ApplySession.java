@@ -145,8 +145,9 @@ public final class ApplySession implements TransactionApplier {
     }
 
     @Override
-    public void apply(SourceTransaction tx) throws SQLException {
+    public void apply(SourceTransaction tx, boolean ahead) throws SQLException {
         long started = System.nanoTime();
+        conflicts.ahead(ahead);
         boolean emptied = chunks.emptyTable(tx);
         if (chunkCopy.load(tx)) {
             logApplied(tx, started, "by COPY");
@@ -156,6 +157,9 @@ public final class ApplySession implements TransactionApplier {
             if (applyPipelined(tx, emptied)) {
                 logApplied(tx, started, "as one pipeline");
                 return;
+            }
+            if (ahead) {
+                throw ConflictHandler.aheadOfPredecessor(tx, "a row did not fit its pipelined statement");
             }
             log.debug("{} did not fit as one pipeline; applying it statement by statement", tx.describe());
             rollback();

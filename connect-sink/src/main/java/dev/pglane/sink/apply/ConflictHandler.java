@@ -22,18 +22,47 @@ final class ConflictHandler {
     /** SQLState {@code no_data_found}: an update or delete found no row under {@code error}. */
     static final String NO_DATA_FOUND = "P0002";
 
+    /**
+     * pglane's own SQLState (class {@code PL}): a row was found otherwise than expected by a transaction that runs
+     * ahead of a predecessor it depends on; the scheduler applies it again after that one.
+     */
+    static final String AHEAD_OF_PREDECESSOR = "PL001";
+
     private static final Logger log = LoggerFactory.getLogger(ConflictHandler.class);
 
     private final ConflictPolicy policy;
     private final ConflictListener listener;
+
+    /** The transaction being applied runs ahead of a predecessor (see {@link #ahead(boolean)}). */
+    private boolean ahead;
 
     ConflictHandler(ConflictPolicy policy, ConflictListener listener) {
         this.policy = policy;
         this.listener = listener;
     }
 
+    /**
+     * Whether the next transaction runs ahead of a predecessor that has applied but not committed. A row it inserted
+     * is invisible then, so a miss or a taken key proves nothing: every such finding fails the transaction, whatever
+     * the policy and the snapshot, and it is applied again once the predecessor committed.
+     */
+    void ahead(boolean value) {
+        ahead = value;
+    }
+
+    /** The failure of a transaction that ran ahead of a predecessor and found {@code what}. */
+    static SQLException aheadOfPredecessor(SourceTransaction tx, String what) {
+        return new SQLException(
+                tx.describe() + " ran ahead of a transaction it depends on and found " + what
+                        + "; it runs again once that one committed",
+                AHEAD_OF_PREDECESSOR);
+    }
+
     /** An insert under skip or upsert found its key taken; the row was left or overwritten. */
-    void insertExists(RowPlan plan, String key, ChangeRecord record, SourceTransaction tx) {
+    void insertExists(RowPlan plan, String key, ChangeRecord record, SourceTransaction tx) throws SQLException {
+        if (ahead) {
+            throw aheadOfPredecessor(tx, "key " + key + " of " + plan.table + " taken");
+        }
         if (record.event().pendingSnapshot()) {
             pendingMiss(ConflictListener.INSERT_EXISTS, plan, key, record, tx, "overwrote it");
             return;
@@ -61,6 +90,9 @@ final class ConflictHandler {
         String kind =
                 plan.kind == RowPlan.Kind.UPDATE ? ConflictListener.UPDATE_MISSING : ConflictListener.DELETE_MISSING;
         boolean insert = plan.upsertRow != null;
+        if (ahead) {
+            throw aheadOfPredecessor(tx, "no row with key " + plan.describeKey(record) + " in " + plan.table);
+        }
         if (record.event().pendingSnapshot()) {
             String outcome = insert
                     ? "inserted the new row"
@@ -89,7 +121,10 @@ final class ConflictHandler {
      * {@code count} rows of one set statement or multi-row upsert of changes whose snapshot is pending found the
      * target otherwise than they expected (which rows, the statement does not say): counted, and logged at DEBUG.
      */
-    void pendingMisses(RowPlan plan, int count, SourceTransaction tx) {
+    void pendingMisses(RowPlan plan, int count, SourceTransaction tx) throws SQLException {
+        if (ahead) {
+            throw aheadOfPredecessor(tx, count + " rows of " + plan.table + " otherwise than expected");
+        }
         String kind = plan.missKind();
         for (int i = 0; i < count; i++) {
             listener.pendingSnapshotMiss(kind, plan.table);

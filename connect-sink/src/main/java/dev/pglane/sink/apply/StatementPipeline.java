@@ -141,7 +141,7 @@ final class StatementPipeline implements AutoCloseable {
     }
 
     /** Counts and logs the pending-snapshot misses of the transaction's parts, then forgets them. */
-    void reportMisses(ConflictHandler conflicts, SourceTransaction tx) {
+    void reportMisses(ConflictHandler conflicts, SourceTransaction tx) throws SQLException {
         for (Miss miss : misses) {
             conflicts.pendingMisses(miss.plan(), miss.count(), tx);
         }

@@ -32,6 +32,15 @@ public interface ApplyListener {
     /** {@code tx} was rolled back and will be applied again; {@code reason} says why. */
     default void retried(SourceTransaction tx, String reason) {}
 
+    /** {@code tx} starts before a transaction it depends on has committed (overlap). */
+    default void startedAhead(SourceTransaction tx) {}
+
+    /**
+     * {@code tx} started before a transaction it depends on committed, found that one's rows not yet as they will be
+     * ({@code reason}), and will be applied again after it: the price of overlap, not a failure.
+     */
+    default void ranAhead(SourceTransaction tx, String reason) {}
+
     /** {@code victim} held a lock the head transaction waited for and was rolled back to break the cycle. */
     default void deadlockResolved(SourceTransaction victim) {}
 

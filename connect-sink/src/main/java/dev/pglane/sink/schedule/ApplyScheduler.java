@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
  * Applies source transactions on several sessions at once while committing them strictly in the order
  * they were submitted (their source commit order, parallel-apply.md R1): each transaction gets the
  * next sequence number and runs on a free worker once every earlier transaction it conflicts with has
- * committed. A stored failure stops everything; the task then closes the scheduler and, for a
- * {@link org.apache.kafka.connect.errors.RetriableException}, resubmits the uncommitted transactions
- * to a new one.
+ * committed, or, with overlap, has applied and waits to commit. A stored failure stops everything; the
+ * task then closes the scheduler and, for a {@link org.apache.kafka.connect.errors.RetriableException},
+ * resubmits the uncommitted transactions to a new one.
  *
  * <p>{@link #submit} is called from one thread (the task's); the other methods from any thread.
  * The scheduler never closes a transaction's {@code changes()}: the caller owns them, and a committed
@@ -35,6 +35,7 @@ public final class ApplyScheduler implements AutoCloseable {
     private final List<Thread> workerThreads = new ArrayList<>();
     private final Thread watchdogThread;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final boolean overlap;
 
     /**
      * Starts one thread per applier and the deadlock check; the scheduler owns the appliers from now on.
@@ -52,6 +53,7 @@ public final class ApplyScheduler implements AutoCloseable {
         }
         this.writeSets = writeSets;
         this.probe = probe;
+        this.overlap = settings.overlap();
         this.dependencies = new DependencyTracker(settings.historyMaxKeys());
         for (TransactionApplier applier : workers) {
             ApplyWorker worker = new ApplyWorker(applier, sequence, listener, settings.retryMax());
@@ -85,8 +87,22 @@ public final class ApplyScheduler implements AutoCloseable {
         if (writes.isBarrier()) {
             log.debug("{} runs alone: {}", tx.describe(), writes);
         }
-        sequence.enqueue(new ScheduledTransaction(next, dependsOn, tx));
+        sequence.enqueue(new ScheduledTransaction(next, dependsOn, mayOverlap(tx, writes), tx));
         return next;
+    }
+
+    /**
+     * Whether {@code tx} may start once what it depends on has applied, before it commits. Only a transaction whose
+     * every row is tracked by key: its statements then wait on the rows' locks as its predecessors hold them, and
+     * any row it finds otherwise than it expects sends it back to run after them ({@link TransactionApplier#apply}).
+     * A barrier, a snapshot chunk (which deletes its key range's stray rows) and a table changed without a key start
+     * only once everything they wait for has committed.
+     */
+    private boolean mayOverlap(SourceTransaction tx, WriteSet writes) {
+        return overlap
+                && !writes.isBarrier()
+                && writes.tableWide().isEmpty()
+                && tx.end().snapshot() == null;
     }
 
     /** The highest committed sequence; every lower one has committed too. */

@@ -9,10 +9,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One worker thread and the applier it owns: takes the next transaction in sequence order, waits for
- * the transaction it depends on, applies it, waits for its turn, commits. A failed or deadlocked
- * transaction is rolled back and applied again once it is the head (every earlier one committed), so
- * a re-run never waits for a later transaction's locks.
+ * One worker thread and the applier it owns: takes the next transaction that may start, applies it, waits for
+ * its turn, commits. A transaction that started before its dependency committed (overlap) runs its statements
+ * against rows its predecessors still hold. Any failure of such an attempt, and any failure behind the head, rolls
+ * it back and applies it again once it is the head (every earlier one committed). A re-run at the head may wait for
+ * a later transaction that overlapped it; the deadlock check rolls that one back.
  */
 final class ApplyWorker implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(ApplyWorker.class);
@@ -85,8 +86,9 @@ final class ApplyWorker implements Runnable {
         }
     }
 
+    /** The first attempt starts at once ({@link CommitSequence#take} chose it); a re-run waits to be the head. */
     private void process(ScheduledTransaction job) throws InterruptedException {
-        long waitFor = job.dependsOn();
+        long waitFor = 0;
         headRetries = 0;
         for (int attempt = 1; ; attempt++) {
             enter(job, Phase.WAITING_DEPENDENCY, attempt);
@@ -99,19 +101,26 @@ final class ApplyWorker implements Runnable {
 
     private Outcome attempt(ScheduledTransaction job, int attempt) throws InterruptedException {
         SourceTransaction tx = job.tx();
+        boolean ahead = sequence.committed() < job.dependsOn();
+        if (ahead) {
+            listener.startedAhead(tx);
+        }
         try {
             enter(job, Phase.APPLYING, attempt);
             open = true;
-            applier.apply(tx);
+            applier.apply(tx, ahead);
+            if (job.mayOverlap()) {
+                sequence.markApplied(job.sequence()); // a barrier, say, lets nothing start before it committed
+            }
             enter(job, Phase.WAITING_TURN, attempt);
             if (!sequence.awaitCommitted(job.sequence() - 1, () -> rerunRequested == job.sequence())) {
-                return sequence.halted() ? Outcome.HALTED : rerun(tx, "commit-order deadlock");
+                return sequence.halted() ? Outcome.HALTED : rerun(job, "commit-order deadlock", false);
             }
             enter(job, Phase.COMMITTING, attempt);
             applier.commit(tx);
             open = false;
         } catch (SQLException e) {
-            return onFailure(job, e);
+            return onFailure(job, e, ahead);
         } catch (RuntimeException e) {
             if (!sequence.halted()) {
                 sequence.fail(ApplyFailures.failed(tx, e));
@@ -124,11 +133,11 @@ final class ApplyWorker implements Runnable {
     }
 
     /**
-     * Behind the head, any statement error may come from running early (a lock wait cancelled, a
-     * deadlock with a later transaction): re-run once at the head. At the head only transient errors
-     * are retried, {@code retryMax} times.
+     * Behind the head, or started before its dependency committed ({@code ahead}), any statement error may come from
+     * running early (a lock wait cancelled, a deadlock with a later transaction, a row a predecessor had not committed
+     * yet): re-run once at the head. At the head only transient errors are retried, {@code retryMax} times.
      */
-    private Outcome onFailure(ScheduledTransaction job, SQLException e) {
+    private Outcome onFailure(ScheduledTransaction job, SQLException e, boolean ahead) {
         SourceTransaction tx = job.tx();
         if (sequence.halted()) {
             return Outcome.HALTED;
@@ -137,23 +146,26 @@ final class ApplyWorker implements Runnable {
             sequence.fail(ApplyFailures.connectionLost(tx, e));
             return Outcome.HALTED;
         }
-        if (sequence.committed() < job.sequence() - 1) {
+        if (ahead || sequence.committed() < job.sequence() - 1) {
             log.debug("{} failed behind the head; it runs again after its predecessors", tx.describe(), e);
-            return rerun(tx, e.getMessage());
+            return rerun(job, e.getMessage(), ahead);
         }
         if (TransientFailures.isTransient(e) && headRetries < retryMax) {
             headRetries++;
             log.info("Retrying {} ({} of {}): {}", tx.describe(), headRetries, retryMax, e.getMessage());
-            return rerun(tx, e.getMessage());
+            return rerun(job, e.getMessage(), false);
         }
         sequence.fail(headRetries > 0 ? ApplyFailures.failed(tx, e, headRetries) : ApplyFailures.failed(tx, e));
         return Outcome.HALTED;
     }
 
-    private Outcome rerun(SourceTransaction tx, String reason) {
+    /** @param ahead the attempt started before its dependency committed: reported as such, not as a retry */
+    private Outcome rerun(ScheduledTransaction job, String reason, boolean ahead) {
+        SourceTransaction tx = job.tx();
         try {
             applier.rollback();
             open = false;
+            sequence.markRolledBack(job.sequence());
         } catch (SQLException e) {
             sequence.fail(
                     SqlStateClass.of(e) == SqlStateClass.CONNECTION
@@ -161,7 +173,11 @@ final class ApplyWorker implements Runnable {
                             : ApplyFailures.failed(tx, e));
             return Outcome.HALTED;
         }
-        listener.retried(tx, reason);
+        if (ahead) {
+            listener.ranAhead(tx, reason);
+        } else {
+            listener.retried(tx, reason);
+        }
         return Outcome.RERUN;
     }
 

@@ -7,17 +7,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
  * What the scheduler's threads coordinate on: the submitted transactions no worker has taken yet, the
- * committed sequence, the first failure and the stop request. One lock; a new transaction wakes one
- * idle worker, a commit wakes only the workers waiting for that sequence (each waiter has its own
- * condition, registered under the sequence it waits for: with eight workers a commit would otherwise
- * wake seven threads for nothing), and the deadlock watchdog's timed wait wakes only on a halt. Every
- * wait reads as one loop over a plain predicate.
+ * committed sequence, the transactions applied and waiting to commit, the first failure and the stop
+ * request. One lock; a new transaction wakes one idle worker, and so does a transaction that applied
+ * when another may start after it; a commit wakes only the workers waiting for that sequence (each
+ * waiter has its own condition, registered under the sequence it waits for: with eight workers a
+ * commit would otherwise wake seven threads for nothing), and the deadlock watchdog's timed wait wakes
+ * only on a halt. Every wait reads as one loop over a plain predicate.
  */
 final class CommitSequence {
     /**
@@ -35,6 +37,9 @@ final class CommitSequence {
 
     private final Condition halting = lock.newCondition();
     private final ArrayDeque<ScheduledTransaction> queue = new ArrayDeque<>();
+    /** Transactions whose statements have all run and that wait to commit (none rolled back since). */
+    private final TreeSet<Long> applied = new TreeSet<>();
+
     private long submitted;
     private volatile long committed;
     private volatile RuntimeException failure;
@@ -74,12 +79,14 @@ final class CommitSequence {
     }
 
     /**
-     * The lowest submitted transaction no worker has taken whose dependency has committed, waiting for
-     * one; null once halted. A transaction whose dependency is still in flight stays queued rather than
-     * occupying a worker: the worker that commits the dependency comes here next and takes it, so a chain
-     * of dependent transactions runs on one worker without a hand-over between threads, and the other
-     * workers stay free for independent ones. The lowest uncommitted transaction is always runnable, so
-     * the queue cannot stall.
+     * The lowest submitted transaction no worker has taken that may start, waiting for one; null once halted. A
+     * transaction may start once its dependency has committed, or, if it {@linkplain ScheduledTransaction#mayOverlap
+     * may overlap}, once its dependency and every transaction before that have applied: its statements then wait on
+     * the locks they hold and run as soon as they commit, so a chain of dependent transactions on several workers
+     * hides each commit's round trip behind the next one's statements. A transaction that may not start yet stays
+     * queued rather than occupying a worker: without overlap, the worker that commits the dependency comes here next
+     * and takes it, so a chain runs on one worker without a hand-over between threads, and the other workers stay
+     * free for independent ones. The lowest uncommitted transaction can always start, so the queue cannot stall.
      */
     ScheduledTransaction take() throws InterruptedException {
         lock.lock();
@@ -116,11 +123,12 @@ final class CommitSequence {
         }
     }
 
-    /** The first of the oldest queued transactions whose dependency has committed; null if none. */
+    /** The first of the oldest queued transactions that may start (see {@link #take}); null if none. */
     private ScheduledTransaction firstRunnable() {
+        long appliedThrough = appliedThrough();
         int scanned = 0;
         for (ScheduledTransaction job : queue) {
-            if (job.dependsOn() <= committed) {
+            if (job.dependsOn() <= committed || (job.mayOverlap() && job.dependsOn() <= appliedThrough)) {
                 return job;
             }
             if (++scanned == RUNNABLE_SCAN) {
@@ -128,6 +136,44 @@ final class CommitSequence {
             }
         }
         return null;
+    }
+
+    /** The highest sequence up to which every transaction has committed or applied. */
+    private long appliedThrough() {
+        long through = committed;
+        for (long sequence : applied.tailSet(through, false)) {
+            if (sequence != through + 1) {
+                break;
+            }
+            through = sequence;
+        }
+        return through;
+    }
+
+    /**
+     * {@code sequence}, which may overlap, has run all its statements and waits to commit: transactions that overlap
+     * it may start. One that may not overlap is never marked, so nothing starts ahead of it.
+     */
+    void markApplied(long sequence) {
+        lock.lock();
+        try {
+            applied.add(sequence);
+            if (firstRunnable() != null) {
+                queued.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@code sequence} was rolled back: transactions that overlap it wait for its next attempt again. */
+    void markRolledBack(long sequence) {
+        lock.lock();
+        try {
+            applied.remove(sequence);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -176,6 +222,7 @@ final class CommitSequence {
         lock.lock();
         try {
             committed = sequence;
+            applied.headSet(sequence, true).clear();
             signalWaiters(commitWaiters.headMap(sequence, true));
             progressed.signalAll();
         } finally {

@@ -15,8 +15,11 @@ import java.util.Objects;
  *     for all earlier ones
  * @param threadPrefix names the threads {@code <threadPrefix>-worker-<i>} and
  *     {@code <threadPrefix>-deadlock-check}
+ * @param overlap a transaction tracked by key may start once every earlier one it conflicts with has applied,
+ *     before they commit (see {@link CommitSequence}); otherwise only once they have committed
  */
-public record SchedulerSettings(Duration deadlockCheckInterval, int retryMax, int historyMaxKeys, String threadPrefix) {
+public record SchedulerSettings(
+        Duration deadlockCheckInterval, int retryMax, int historyMaxKeys, String threadPrefix, boolean overlap) {
 
     public SchedulerSettings {
         Objects.requireNonNull(deadlockCheckInterval, "deadlockCheckInterval");

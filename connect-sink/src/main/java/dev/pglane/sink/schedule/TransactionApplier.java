@@ -9,8 +9,14 @@ import java.sql.SQLException;
  */
 public interface TransactionApplier extends AutoCloseable {
 
-    /** Applies every change of {@code tx} inside a new, still open database transaction. */
-    void apply(SourceTransaction tx) throws SQLException;
+    /**
+     * Applies every change of {@code tx} inside a new, still open database transaction.
+     *
+     * @param ahead a transaction {@code tx} depends on has applied but not committed: a row it wrote waits on its
+     *     lock, but a row it inserted is not visible yet. Any row found otherwise than {@code tx} expects must then
+     *     fail the call, never be taken for a conflict: the scheduler applies {@code tx} again after it.
+     */
+    void apply(SourceTransaction tx, boolean ahead) throws SQLException;
 
     /** Records {@code tx} as the applied position and commits; called only on {@code tx}'s turn. */
     void commit(SourceTransaction tx) throws SQLException;

@@ -56,7 +56,7 @@ class ApplyConflictTest {
     private static String messageOfFirstFailure(SourceTransaction tx, boolean pipeline) throws SQLException {
         try (ApplySession session =
                 ApplySessionTest.open(server, ConflictPolicy.ERROR, 100, false, ConflictListener.NONE, pipeline)) {
-            SQLException e = assertThrows(SQLException.class, () -> session.apply(tx));
+            SQLException e = assertThrows(SQLException.class, () -> session.apply(tx, false));
             session.rollback();
             return e.getSQLState() + " " + e.getMessage();
         }
@@ -97,6 +97,50 @@ class ApplyConflictTest {
                 pipeline);
         assertTrue(delete.startsWith("P0002 Conflict delete_missing on " + name), delete);
         assertTrue(delete.contains("(id)=(8)"), delete);
+    }
+
+    /**
+     * A transaction that runs ahead of the one that inserted its row, which has applied but not committed, finds no
+     * row (PostgreSQL shows it only once committed): under any policy that fails it with pglane's own state, so the
+     * scheduler applies it again, instead of skipping the change or inserting the row a second time. A row the
+     * predecessor updated is waited for, as usual.
+     */
+    @ParameterizedTest(name = "pipeline {0}")
+    @ValueSource(booleans = {true, false})
+    void aTransactionAheadOfAnUncommittedInsertFailsToBeAppliedAgainWhateverThePolicy(boolean pipeline)
+            throws SQLException {
+        SourceTable t = table("ahead", pipeline);
+        String name = "public." + t.table();
+        List<String> conflicts = new ArrayList<>();
+        try (ApplySession predecessor = ApplySessionTest.open(
+                        server, ConflictPolicy.UPSERT, 100, false, ConflictListener.NONE, pipeline);
+                ApplySession ahead = ApplySessionTest.open(
+                        server,
+                        ConflictPolicy.UPSERT,
+                        100,
+                        false,
+                        (kind, table) -> conflicts.add(kind + " " + table),
+                        pipeline)) {
+            predecessor.apply(
+                    new TestTransaction(51, Lsn.parse("1/5000"))
+                            .insert(t, t.row(3, "inserted"))
+                            .build(),
+                    false);
+            SQLException e = assertThrows(
+                    SQLException.class,
+                    () -> ahead.apply(
+                            new TestTransaction(52, Lsn.parse("1/5100"))
+                                    .update(t, null, t.row(3, "updated"))
+                                    .build(),
+                            true));
+            assertEquals("PL001", e.getSQLState(), e.getMessage());
+            assertTrue(e.getMessage().contains("xid 52"), e.getMessage());
+            assertTrue(e.getMessage().contains("runs again once that one committed"), e.getMessage());
+            ahead.rollback();
+            assertEquals(List.of(), conflicts, "no conflict is counted for it");
+            predecessor.rollback();
+        }
+        assertEquals(List.of("1|target one", "2|target two"), server.rows("SELECT * FROM " + name + " ORDER BY id"));
     }
 
     @ParameterizedTest(name = "pipeline {0}")

@@ -100,7 +100,7 @@ class ApplySessionTest {
     }
 
     static void applyAndCommit(ApplySession session, SourceTransaction tx) throws SQLException {
-        session.apply(tx);
+        session.apply(tx, false);
         session.commit(tx);
     }
 
@@ -366,7 +366,7 @@ class ApplySessionTest {
                 .insert(created, created.row(order(1, "1.00", List.of(), null, "one")))
                 .build();
         try (ApplySession session = open(server, ConflictPolicy.ERROR, 100, true)) {
-            session.apply(tx);
+            session.apply(tx, false);
             session.rollback();
             assertEquals(List.of(), server.rows("SELECT 1 FROM pg_class WHERE relname = 'created'"));
             applyAndCommit(session, tx);
@@ -381,7 +381,7 @@ class ApplySessionTest {
                 .insert(missing, missing.row(order(1, null, null, null, null)))
                 .build();
         try (ApplySession session = open(server, ConflictPolicy.ERROR, 100, false)) {
-            ConnectException e = assertThrows(ConnectException.class, () -> session.apply(tx));
+            ConnectException e = assertThrows(ConnectException.class, () -> session.apply(tx, false));
             assertTrue(e.getMessage().contains("public.missing"), e.getMessage());
             assertTrue(e.getMessage().contains("auto.create"), e.getMessage());
             session.rollback();

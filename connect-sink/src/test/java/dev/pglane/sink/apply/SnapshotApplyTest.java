@@ -248,7 +248,7 @@ class SnapshotApplyTest {
         SQLException e;
         try (ApplySession session =
                 ApplySessionTest.open(server, ConflictPolicy.ERROR, 100, false, ConflictListener.NONE, pipeline)) {
-            e = assertThrows(SQLException.class, () -> session.apply(tx));
+            e = assertThrows(SQLException.class, () -> session.apply(tx, false));
             session.rollback();
         }
         String name = "public." + t.table();

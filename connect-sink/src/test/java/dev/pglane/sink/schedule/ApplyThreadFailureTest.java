@@ -70,7 +70,7 @@ class ApplyThreadFailureTest {
                 return "pid " + pid;
             }
         };
-        try (SchedulerHarness harness = new SchedulerHarness(2, INTERVAL, 0, failing)) {
+        try (SchedulerHarness harness = new SchedulerHarness(2, INTERVAL, 0, failing, false)) {
             FakeDatabase db = harness.db;
             database.set(db);
             // the head stays in apply() long enough for the check to ask whom it waits for

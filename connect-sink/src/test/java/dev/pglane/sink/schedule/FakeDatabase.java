@@ -31,7 +31,9 @@ final class FakeDatabase implements BlockingProbe {
     record Commit(long xid, Map<String, Map<Object, Object>> state) {}
 
     /** One attempt at a transaction: its span on the logical clock and the locks it took or tables it touched. */
-    record Attempt(long xid, long start, long end, Set<String> locks, Set<String> touches, boolean committed) {
+    /** @param applied when its last change was applied, 0 if it never got that far */
+    record Attempt(
+            long xid, long start, long applied, long end, Set<String> locks, Set<String> touches, boolean committed) {
         boolean conflictsWith(Attempt other) {
             return intersects(locks, other.locks)
                     || intersects(locks, other.touches)
@@ -73,7 +75,7 @@ final class FakeDatabase implements BlockingProbe {
         FakeDatabase db = new FakeDatabase();
         FakeSession session = db.newSession();
         for (SourceTransaction tx : transactions) {
-            session.apply(tx);
+            session.apply(tx, false);
             session.commit(tx);
         }
         return db.commits();
@@ -237,6 +239,34 @@ final class FakeDatabase implements BlockingProbe {
         }
     }
 
+    /**
+     * With overlap: every committed attempt that overlapped the committed attempt of an earlier transaction it
+     * conflicts with started only once that one had applied, and each barrier ran alone.
+     *
+     * @param order the transactions' xids in commit order
+     * @return how many such overlapping pairs there were
+     */
+    int assertOverlapOnlyAfterApplied(List<Long> order, Set<Long> barriers) {
+        List<Attempt> all = attempts();
+        int overlapped = 0;
+        for (Attempt a : all) {
+            for (Attempt b : all) {
+                boolean barrier = barriers.contains(a.xid()) || barriers.contains(b.xid());
+                if (a == b || !a.overlaps(b) || !(barrier || a.conflictsWith(b))) {
+                    continue;
+                }
+                assertTrue(!barrier, "barrier xid " + a.xid() + " overlapped xid " + b.xid());
+                if (a.committed() && b.committed() && order.indexOf(a.xid()) < order.indexOf(b.xid())) {
+                    assertTrue(
+                            a.applied() > 0 && b.start() > a.applied(),
+                            "xid " + b.xid() + " started before xid " + a.xid() + ", which it conflicts with, applied");
+                    overlapped++;
+                }
+            }
+        }
+        return overlapped;
+    }
+
     // --- called by FakeSession, holding the monitor ---
 
     int begin(FakeSession session, long xid) {
@@ -261,6 +291,19 @@ final class FakeDatabase implements BlockingProbe {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** The next tick of the logical clock. */
+    long tick() {
+        return ++clock;
+    }
+
+    /** Whether an open transaction other than {@code session}'s inserted {@code key} into {@code table}. */
+    boolean insertedByAnother(FakeSession session, String table, Object key) {
+        if (committedTable(table).containsKey(key)) {
+            return false;
+        }
+        return sessions.stream().anyMatch(other -> other != session && other.wroteRow(table, key));
     }
 
     Script scriptOf(long xid) {
@@ -298,7 +341,8 @@ final class FakeDatabase implements BlockingProbe {
             committed.forEach((table, rows) -> copy.put(table, Map.copyOf(rows)));
             commits.add(new Commit(xid, copy));
         }
-        attempts.add(new Attempt(xid, session.startedAt(), ++clock, session.locks(), session.touches(), commit));
+        attempts.add(new Attempt(
+                xid, session.startedAt(), session.appliedAt(), ++clock, session.locks(), session.touches(), commit));
         lockOwners.values().removeIf(owner -> owner == session);
         open--;
         monitor.notifyAll();

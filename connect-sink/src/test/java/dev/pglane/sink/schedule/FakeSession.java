@@ -34,6 +34,8 @@ final class FakeSession implements TransactionApplier {
     private long startedAt;
     private boolean cancelRequested;
     private String waitingFor;
+    private boolean ahead;
+    private long appliedAt;
     private final Set<String> locks = new HashSet<>();
     private final Set<String> touches = new HashSet<>();
     private final Map<String, Map<Object, Object>> writes = new HashMap<>();
@@ -47,12 +49,13 @@ final class FakeSession implements TransactionApplier {
     }
 
     @Override
-    public void apply(SourceTransaction tx) throws SQLException {
+    public void apply(SourceTransaction tx, boolean ahead) throws SQLException {
         synchronized (monitor) {
             if (closed || xid != null) {
                 throw new IllegalStateException("session " + pid + " is closed or already in a transaction");
             }
             xid = tx.xid();
+            this.ahead = ahead;
             int attempt = db.begin(this, xid);
             try {
                 FakeDatabase.Script script = db.scriptOf(xid);
@@ -64,6 +67,7 @@ final class FakeSession implements TransactionApplier {
                     applyChange(record.event());
                 }
                 db.holdForOverlap();
+                appliedAt = db.tick();
             } finally {
                 cancelRequested = false;
             }
@@ -128,6 +132,17 @@ final class FakeSession implements TransactionApplier {
         return startedAt;
     }
 
+    /** When the transaction's last change was applied; 0 if it never got that far. */
+    long appliedAt() {
+        return appliedAt;
+    }
+
+    /** Whether the open transaction wrote {@code key} of {@code table} as a live row. */
+    boolean wroteRow(String table, Object key) {
+        Object value = writes.getOrDefault(table, Map.of()).get(key);
+        return value != null && value != DELETED;
+    }
+
     Set<String> locks() {
         return Set.copyOf(locks);
     }
@@ -179,6 +194,7 @@ final class FakeSession implements TransactionApplier {
 
     private void reset() {
         xid = null;
+        appliedAt = 0;
         locks.clear();
         touches.clear();
         writes.clear();
@@ -197,6 +213,7 @@ final class FakeSession implements TransactionApplier {
     }
 
     private void applyAccount(ChangeEvent event) throws SQLException {
+        checkVisible("accounts", event);
         for (Struct row : images(event)) {
             lock("accounts.id=" + id(row));
             if (row.get("email") != null) {
@@ -220,12 +237,33 @@ final class FakeSession implements TransactionApplier {
     }
 
     private void applyItem(ChangeEvent event) throws SQLException {
+        checkVisible("items", event);
         for (Struct row : images(event)) {
             lock("items.id=" + id(row));
             lock("accounts.id=" + row.get("account_id"));
         }
         Struct after = event.after();
         writeKeyed("items", event, after == null ? null : List.of(after.get("account_id"), after.get("qty")));
+    }
+
+    /**
+     * An update or delete of a row that another open transaction inserted finds no row, as in PostgreSQL: the row is
+     * not visible yet, so there is nothing to wait for. Only a transaction that runs ahead of a predecessor may meet
+     * that; it fails as the real session does, to be applied again ({@link TransactionApplier#apply}). Any other
+     * transaction meeting it would mean conflicting transactions overlapped.
+     */
+    private void checkVisible(String table, ChangeEvent event) throws SQLException {
+        if (event.op() == Op.CREATE || event.op() == Op.READ) {
+            return;
+        }
+        Long existing = event.before() != null ? id(event.before()) : id(event.after());
+        if (db.insertedByAnother(this, table, existing)) {
+            if (!ahead) {
+                throw new IllegalStateException(table + " row " + existing + " was inserted by a transaction still"
+                        + " open while xid " + xid + " changes it: conflicting transactions overlapped");
+            }
+            throw new SQLException("xid " + xid + " ran ahead and found no " + table + " row " + existing, "PL001");
+        }
     }
 
     /**

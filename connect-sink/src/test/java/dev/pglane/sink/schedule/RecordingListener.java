@@ -9,6 +9,8 @@ final class RecordingListener implements ApplyListener {
     private final List<Long> committedSequences = new ArrayList<>();
     private final List<Long> committedXids = new ArrayList<>();
     private final List<String> retries = new ArrayList<>();
+    private final List<Long> startedAhead = new ArrayList<>();
+    private final List<String> ranAhead = new ArrayList<>();
     private final List<Long> victims = new ArrayList<>();
     private final Runnable onSample;
     private int samples;
@@ -39,6 +41,16 @@ final class RecordingListener implements ApplyListener {
     }
 
     @Override
+    public synchronized void startedAhead(SourceTransaction tx) {
+        startedAhead.add(tx.xid());
+    }
+
+    @Override
+    public synchronized void ranAhead(SourceTransaction tx, String reason) {
+        ranAhead.add(tx.xid() + ": " + reason);
+    }
+
+    @Override
     public synchronized void retried(SourceTransaction tx, String reason) {
         retries.add(tx.xid() + ": " + reason);
     }
@@ -57,6 +69,16 @@ final class RecordingListener implements ApplyListener {
     }
 
     /** {@code "<xid>: <reason>"} for each retry. */
+    /** The xids of the attempts that started before their dependency committed. */
+    synchronized List<Long> startedAhead() {
+        return List.copyOf(startedAhead);
+    }
+
+    /** The attempts that started ahead, found their predecessor's rows uncommitted, and were rolled back. */
+    synchronized List<String> ranAhead() {
+        return List.copyOf(ranAhead);
+    }
+
     synchronized List<String> retries() {
         return List.copyOf(retries);
     }

@@ -17,12 +17,16 @@ final class SchedulerHarness implements AutoCloseable {
     final ApplyScheduler scheduler;
 
     SchedulerHarness(int workers, Duration deadlockCheckInterval, int retryMax) {
-        this(workers, deadlockCheckInterval, retryMax, null);
+        this(workers, deadlockCheckInterval, retryMax, null, false);
     }
 
-    /** @param probe what the deadlock check asks, or {@code null} for the fake database itself */
-    SchedulerHarness(int workers, Duration deadlockCheckInterval, int retryMax, BlockingProbe probe) {
-        SchedulerSettings settings = new SchedulerSettings(deadlockCheckInterval, retryMax, 1000, THREAD_PREFIX);
+    /**
+     * @param probe what the deadlock check asks, or {@code null} for the fake database itself
+     * @param overlap whether dependent transactions may start once their dependency applied
+     */
+    SchedulerHarness(int workers, Duration deadlockCheckInterval, int retryMax, BlockingProbe probe, boolean overlap) {
+        SchedulerSettings settings =
+                new SchedulerSettings(deadlockCheckInterval, retryMax, 1000, THREAD_PREFIX, overlap);
         WriteSetBuilder writeSets = SampleTables.writeSets();
         scheduler = new ApplyScheduler(
                 db.newSessions(workers), probe == null ? db : probe, writeSets::of, settings, listener);
