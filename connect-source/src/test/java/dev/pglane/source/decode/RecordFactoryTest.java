@@ -43,6 +43,15 @@ class RecordFactoryTest {
     private static final EnvelopeSchemas ENVELOPES = new EnvelopeSchemas();
     private static final long COMMIT_US = 1_700_000_000_123_456L;
     private static final Timestamps PROCESSED = Timestamps.ofMicros(1_700_000_001_000_000L);
+    /** The END of xid 500, with one change of public.orders. */
+    private static final Marker.End END = new Marker.End(
+            3,
+            500,
+            Lsn.valueOf(0x400),
+            Lsn.valueOf(0x410),
+            COMMIT_US,
+            1,
+            List.of(new DataCollectionCount("public.orders", 1, "shop.public.orders")));
 
     private final RecordFactory factory = factory(PayloadFormat.CONNECT);
     private final RelationDescriptor orders = new RelationDescriptorFactory(
@@ -141,14 +150,7 @@ class RecordFactoryTest {
 
     @Test
     void endAndHeartbeatRecordsCarryTheLsnTheirAcknowledgementConfirms() {
-        Marker.End end = new Marker.End(
-                3,
-                500,
-                Lsn.valueOf(0x400),
-                Lsn.valueOf(0x410),
-                COMMIT_US,
-                1,
-                List.of(new DataCollectionCount("public.orders", 1, "shop.public.orders")));
+        Marker.End end = END;
         TrackedRecord record = factory.toRecord(
                 new StreamItem.MarkerItem(end, SourceOffset.between(Lsn.valueOf(0x410), 3)), PROCESSED);
         assertEquals("shop.transactions", record.topic());
@@ -180,14 +182,7 @@ class RecordFactoryTest {
         JsonConverter kafkaValues = new JsonConverter();
         kafkaValues.configure(Map.of("schemas.enable", "true"), false);
         RecordFactory json = factory(PayloadFormat.JSON);
-        Marker.End end = new Marker.End(
-                3,
-                500,
-                Lsn.valueOf(0x400),
-                Lsn.valueOf(0x410),
-                COMMIT_US,
-                1,
-                List.of(new DataCollectionCount("public.orders", 1, "shop.public.orders")));
+        Marker.End end = END;
         List<StreamItem> items = List.of(
                 change(Op.CREATE, null, tuple("7", "hello")),
                 change(Op.UPDATE, tuple("7", null), tuple("8", "bye")),
