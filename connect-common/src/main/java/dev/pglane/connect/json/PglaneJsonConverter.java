@@ -47,6 +47,16 @@ public final class PglaneJsonConverter implements Converter {
     /** Records the fast path handed to JsonConverter: for tests, which must see the fast path taken. */
     private final AtomicLong handedOver = new AtomicLong();
 
+    /**
+     * A converter of keys or values in JsonConverter's format with schemas, its defaults otherwise: how pglane writes
+     * and reads the records' bytes itself ({@code payload.format=json}).
+     */
+    public static PglaneJsonConverter withSchemas(boolean isKey) {
+        PglaneJsonConverter converter = new PglaneJsonConverter();
+        converter.configure(Map.of("schemas.enable", "true"), isKey);
+        return converter;
+    }
+
     @Override
     public ConfigDef config() {
         return jsonConverter.config();

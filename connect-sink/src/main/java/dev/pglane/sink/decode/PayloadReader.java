@@ -2,7 +2,6 @@ package dev.pglane.sink.decode;
 
 import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.connect.json.PglaneJsonConverter;
-import java.util.Map;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -48,14 +47,8 @@ public interface PayloadReader {
      * arrive converted already (its converter was left as it was); only its xid is ever read.
      */
     final class JsonBytes implements PayloadReader {
-        private final PglaneJsonConverter values = converter(false);
-        private final Converter keys = converter(true);
-
-        private static PglaneJsonConverter converter(boolean isKey) {
-            PglaneJsonConverter converter = new PglaneJsonConverter();
-            converter.configure(Map.of("schemas.enable", "true"), isKey);
-            return converter;
-        }
+        private final PglaneJsonConverter values = PglaneJsonConverter.withSchemas(false);
+        private final Converter keys = PglaneJsonConverter.withSchemas(true);
 
         @Override
         public Object value(SinkRecord record) {

@@ -2,7 +2,6 @@ package dev.pglane.source.decode;
 
 import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.connect.json.PglaneJsonConverter;
-import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 
@@ -29,14 +28,10 @@ public interface RecordEncoding {
      * that the lanes, all writing at once, would contend for on every record.
      */
     final class JsonBytes implements RecordEncoding {
-        private final ThreadLocal<PglaneJsonConverter> keys = ThreadLocal.withInitial(() -> converter(true));
-        private final ThreadLocal<PglaneJsonConverter> values = ThreadLocal.withInitial(() -> converter(false));
-
-        private static PglaneJsonConverter converter(boolean isKey) {
-            PglaneJsonConverter converter = new PglaneJsonConverter();
-            converter.configure(Map.of("schemas.enable", "true"), isKey);
-            return converter;
-        }
+        private final ThreadLocal<PglaneJsonConverter> keys =
+                ThreadLocal.withInitial(() -> PglaneJsonConverter.withSchemas(true));
+        private final ThreadLocal<PglaneJsonConverter> values =
+                ThreadLocal.withInitial(() -> PglaneJsonConverter.withSchemas(false));
 
         @Override
         public SchemaAndValue encode(String topic, Schema schema, Object data, boolean isKey) {

@@ -5,7 +5,6 @@ import dev.pglane.wire.envelope.ChangeEnvelope;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.marker.Marker;
 import dev.pglane.wire.marker.MarkerCodec;
-import java.util.Map;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 
@@ -40,9 +39,9 @@ final class RecordDescription {
         if (!(record.value() instanceof byte[] bytes)) {
             return record.value();
         }
-        PglaneJsonConverter json = new PglaneJsonConverter();
-        json.configure(Map.of("schemas.enable", "true"), false);
-        return json.toConnectData(record.topic(), bytes).value();
+        return PglaneJsonConverter.withSchemas(false)
+                .toConnectData(record.topic(), bytes)
+                .value();
     }
 
     private static String endOf(Marker marker) {
