@@ -5,12 +5,12 @@ import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 
 /**
- * The key of every pglane record, data and marker alike: {@code {xid: INT64}}.
+ * The key of pglane's markers and logical decoding messages, and of its changes unless the source keys them by row
+ * ({@link RowKey}): {@code {xid: INT64}}.
  *
- * <p>Keying by the source transaction id keeps all of one transaction's changes on a topic in one
- * partition, in stream order, which is what lets a consumer rebuild the transaction. Keying by row
- * key (Debezium's choice) would spread a transaction over partitions that lag each other. Records
- * outside any transaction (START, HEARTBEAT, non-transactional messages) use {@link Xid#NONE}.
+ * <p>Keying by the source transaction id keeps all of one transaction's changes on a topic in one partition, in
+ * stream order, so a consumer of one partition sees whole transactions. Records outside any transaction (START,
+ * HEARTBEAT, non-transactional messages) use {@link Xid#NONE}.
  */
 public final class TransactionKey {
 

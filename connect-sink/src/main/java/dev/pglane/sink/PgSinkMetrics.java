@@ -77,6 +77,7 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     private final LongAdder outsideLockWaits;
     private final LongAdder errantRecords;
     private final LongAdder droppedRecords;
+    private final LongAdder perKeyRecords;
     /** Generation of the last copy replaced by a re-sent one: a killed run logs once, not per transaction. */
     private long lastLostGeneration = -1;
 
@@ -105,6 +106,9 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
         errantRecords = metrics.total("errant-records-total", "Undecodable records reported to the dead-letter queue");
         droppedRecords = metrics.total(
                 "dropped-records-total", "Records dropped as duplicates, stale copies or already applied");
+        perKeyRecords = metrics.total(
+                "per-key-records-skipped-total",
+                "Tombstones and key moves' deletes, which a source keying changes by row writes for per-key consumers");
         metrics.gauge("applied-lsn", "Source end LSN of the last transaction committed on the target", appliedLsn::get);
         metrics.gauge(
                 "lag-ms",
@@ -195,6 +199,10 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
 
     void errantRecord() {
         errantRecords.increment();
+    }
+
+    void perKeyRecordSkipped() {
+        perKeyRecords.increment();
     }
 
     @Override

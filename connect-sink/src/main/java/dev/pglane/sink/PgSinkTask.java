@@ -150,6 +150,8 @@ public final class PgSinkTask extends SinkTask {
             assembler.addChange(c.record());
         } else if (decoded instanceof RecordDecoder.Undecodable u) {
             reportUndecodable(u);
+        } else {
+            metrics.perKeyRecordSkipped();
         }
     }
 

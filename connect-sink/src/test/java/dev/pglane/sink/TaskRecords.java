@@ -1,6 +1,7 @@
 package dev.pglane.sink;
 
 import dev.pglane.wire.Lsn;
+import dev.pglane.wire.RowKey;
 import dev.pglane.wire.TransactionKey;
 import dev.pglane.wire.envelope.ChangeEnvelope;
 import dev.pglane.wire.envelope.ChangeEvent;
@@ -22,8 +23,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.sink.SinkRecord;
 
@@ -71,10 +74,55 @@ final class TaskRecords {
                 partition.topic(),
                 partition.partition(),
                 TransactionKey.SCHEMA,
-                TransactionKey.of(event.transaction().xid()),
+                TransactionKey.of(event.source().txId()),
                 ENVELOPE,
                 ChangeEnvelope.toStruct(event, ENVELOPE),
                 offset);
+    }
+
+    /** The ledger's row key, as a source with {@code record.key=row} writes it. */
+    static final Schema ROW_KEY = RowKey.schema(PREFIX, "public", "ledger", ROW, List.of("id"));
+
+    /**
+     * {@code change} as a source with {@code record.key=row} writes it: keyed by its row's id, its xid in the
+     * {@code pglane.xid} header.
+     */
+    static SinkRecord keyedByRow(SinkRecord change) {
+        ChangeEvent event = ChangeEnvelope.fromStruct(change.value());
+        Struct row = event.after() != null ? event.after() : event.before();
+        return new SinkRecord(
+                change.topic(),
+                change.kafkaPartition(),
+                ROW_KEY,
+                RowKey.of(ROW_KEY, row),
+                change.valueSchema(),
+                change.value(),
+                change.kafkaOffset(),
+                null,
+                TimestampType.NO_TIMESTAMP_TYPE,
+                xidHeader(event.source().txId()));
+    }
+
+    /** A tombstone of ledger row {@code id} written by transaction {@code xid}. */
+    SinkRecord tombstone(TopicPartition partition, int id, long xid) {
+        long offset = nextOffset.merge(partition, 1L, Long::sum) - 1;
+        return new SinkRecord(
+                partition.topic(),
+                partition.partition(),
+                ROW_KEY,
+                new Struct(ROW_KEY).put("id", id),
+                null,
+                null,
+                offset,
+                null,
+                TimestampType.NO_TIMESTAMP_TYPE,
+                xidHeader(xid));
+    }
+
+    private static ConnectHeaders xidHeader(long xid) {
+        ConnectHeaders headers = new ConnectHeaders();
+        headers.addLong(RowKey.XID_HEADER, xid);
+        return headers;
     }
 
     /**
@@ -89,7 +137,10 @@ final class TaskRecords {
                 JSON_KEYS.fromConnectData(record.topic(), record.keySchema(), record.key()),
                 null,
                 JSON_VALUES.fromConnectData(record.topic(), record.valueSchema(), record.value()),
-                record.kafkaOffset());
+                record.kafkaOffset(),
+                null,
+                TimestampType.NO_TIMESTAMP_TYPE,
+                record.headers());
     }
 
     private static JsonConverter json(boolean isKey) {
@@ -155,6 +206,21 @@ final class TaskRecords {
     static ChangeEvent update(long xid, long order, int id, String note) {
         return ChangeEvent.builder(Op.UPDATE, source(xid), new TransactionInfo(xid, order, order, null, 7))
                 .after(row(id, note))
+                .build();
+    }
+
+    /** An update of xid that moves row {@code from} to key {@code to}. */
+    static ChangeEvent move(long xid, long order, int from, int to, String note) {
+        return ChangeEvent.builder(Op.UPDATE, source(xid), new TransactionInfo(xid, order, order, null, 7))
+                .before(new Struct(ROW).put("id", from))
+                .after(row(to, note))
+                .build();
+    }
+
+    /** The key move's delete a source keying by row writes before {@link #move}: outside the transaction. */
+    static ChangeEvent keyMoveDelete(long xid, int from) {
+        return ChangeEvent.builder(Op.DELETE, source(xid), null)
+                .before(new Struct(ROW).put("id", from))
                 .build();
     }
 

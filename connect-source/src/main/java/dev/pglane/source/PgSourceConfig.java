@@ -172,6 +172,23 @@ public final class PgSourceConfig extends AbstractConfig {
     static final String PAYLOAD_FORMAT_DEFAULT = EnumChoice.valueOf(PayloadFormat.CONNECT);
     public static final EnumChoice<PayloadFormat> PAYLOAD_FORMATS = EnumChoice.of(PayloadFormat.class);
 
+    public static final String RECORD_KEY = "record.key";
+    static final String RECORD_KEY_DOC = "What change records are keyed by. transaction: the xid, so that a"
+            + " transaction's changes on a topic share a partition. row: the table's replica identity columns (its"
+            + " primary key under REPLICA IDENTITY FULL or NOTHING; no key for a table without one), as Debezium keys"
+            + " them, for consumers that keep one row per key, such as upserting JDBC sinks and log compaction; the xid"
+            + " then travels in the pglane.xid header and the envelope, and pglane's sink reads either. Markers and"
+            + " logical decoding messages stay keyed by xid.";
+    static final String RECORD_KEY_DEFAULT = EnumChoice.valueOf(RecordKey.TRANSACTION);
+    static final EnumChoice<RecordKey> RECORD_KEYS = EnumChoice.of(RecordKey.class);
+
+    public static final String TOMBSTONES_ON_DELETE = "tombstones.on.delete";
+    static final String TOMBSTONES_ON_DELETE_DOC = "With record.key=row, follow each delete with a tombstone (the"
+            + " same key, a null value), as Debezium does, so that log compaction can drop the row's records. An update"
+            + " that changes a row's key is always preceded by a tombstone of the old key, whatever this says: it is"
+            + " how a consumer that keeps one row per key learns that the old key is gone. pglane's sink skips them.";
+    static final boolean TOMBSTONES_ON_DELETE_DEFAULT = true;
+
     public static final String DECODER_BATCH_SIZE = "decoder.batch.size";
     static final String DECODER_BATCH_SIZE_DOC =
             "Messages the reader hands to a decoder lane at once. Larger batches cost less hand-over per message.";
@@ -363,6 +380,15 @@ public final class PgSourceConfig extends AbstractConfig {
         return PAYLOAD_FORMATS.parse(getString(PAYLOAD_FORMAT));
     }
 
+    public RecordKey recordKey() {
+        return RECORD_KEYS.parse(getString(RECORD_KEY));
+    }
+
+    /** Tombstones after deletes: only when changes are keyed by row. */
+    public boolean tombstonesOnDelete() {
+        return recordKey() == RecordKey.ROW && getBoolean(TOMBSTONES_ON_DELETE);
+    }
+
     public NumericMapping numericMapping() {
         return NUMERIC_MAPPINGS.parse(getString(NUMERIC_MAPPING));
     }
@@ -434,6 +460,10 @@ public final class PgSourceConfig extends AbstractConfig {
                 .define(INT, DECODER_LANES_DEFAULT, Range.between(0, 64), MEDIUM, DECODER_LANES_DOC);
         group.key(PAYLOAD_FORMAT, "Payload format", Width.SHORT)
                 .define(STRING, PAYLOAD_FORMAT_DEFAULT, PAYLOAD_FORMATS, MEDIUM, PAYLOAD_FORMAT_DOC);
+        group.key(RECORD_KEY, "Record key", Width.SHORT)
+                .define(STRING, RECORD_KEY_DEFAULT, RECORD_KEYS, MEDIUM, RECORD_KEY_DOC);
+        group.key(TOMBSTONES_ON_DELETE, "Tombstones on delete", Width.SHORT)
+                .define(BOOLEAN, TOMBSTONES_ON_DELETE_DEFAULT, null, LOW, TOMBSTONES_ON_DELETE_DOC);
         group.key(DECODER_BATCH_SIZE, "Decoder batch size", Width.SHORT)
                 .define(INT, DECODER_BATCH_SIZE_DEFAULT, Range.between(1, 65_536), LOW, DECODER_BATCH_SIZE_DOC);
         group.key(DECODER_QUEUE_CAPACITY, "Decoder queue capacity", Width.SHORT)

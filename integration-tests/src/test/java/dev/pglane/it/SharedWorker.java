@@ -27,22 +27,32 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
     public static final String SINK_CONNECTOR = "dev.pglane.sink.PgSinkConnector";
 
     private final boolean ownProcess;
+    private final boolean thirdPartyPlugins;
     private Path workDir;
     private KafkaNode kafka;
     private ConnectNode connect;
     private ConnectWorkerProcess process;
 
     public SharedWorker() {
-        this(false);
+        this(false, false);
     }
 
-    private SharedWorker(boolean ownProcess) {
+    private SharedWorker(boolean ownProcess, boolean thirdPartyPlugins) {
         this.ownProcess = ownProcess;
+        this.thirdPartyPlugins = thirdPartyPlugins;
     }
 
     /** A worker in a JVM of its own ({@link ConnectWorkerProcess}): {@link #workerProcess()} can kill it. */
     static SharedWorker inOwnProcess() {
-        return new SharedWorker(true);
+        return new SharedWorker(true, false);
+    }
+
+    /**
+     * A worker that also loads the other projects' plugins the build unpacked (Debezium's JDBC sink connector and its
+     * transformations): only the tests of those consumers pay for loading them.
+     */
+    static SharedWorker withThirdPartyPlugins() {
+        return new SharedWorker(false, true);
     }
 
     @Override
@@ -52,7 +62,9 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
         if (ownProcess) {
             process = ConnectWorkerProcess.start(kafka.bootstrapServers(), pluginPath(), workDir);
         } else {
-            connect = ConnectNode.start(kafka.bootstrapServers(), pluginPath());
+            connect = thirdPartyPlugins
+                    ? ConnectNode.start(kafka.bootstrapServers(), pluginPath(), thirdPartyPluginPath())
+                    : ConnectNode.start(kafka.bootstrapServers(), pluginPath());
         }
     }
 
@@ -112,6 +124,16 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
         String dir = System.getProperty("pglane.plugin.path");
         if (dir == null || !Files.isDirectory(Path.of(dir, "pglane-source"))) {
             throw new IllegalStateException("pglane.plugin.path is not a plugin.path with pglane-source/: " + dir
+                    + " (run the tests through mvn verify)");
+        }
+        return Path.of(dir);
+    }
+
+    /** The {@code plugin.path} of other projects' plugins, unpacked from Maven Central by the build. */
+    private static Path thirdPartyPluginPath() {
+        String dir = System.getProperty("pglane.third.party.plugin.path");
+        if (dir == null || !Files.isDirectory(Path.of(dir))) {
+            throw new IllegalStateException("pglane.third.party.plugin.path is not a directory: " + dir
                     + " (run the tests through mvn verify)");
         }
         return Path.of(dir);

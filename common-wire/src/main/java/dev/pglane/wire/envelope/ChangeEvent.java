@@ -55,7 +55,19 @@ public record ChangeEvent(
         OpRules.checkTextValues(before, after, textValues);
     }
 
-    /** Starts a record of {@code op}; {@code transaction} may be null only for non-transactional messages. */
+    /**
+     * A key move's delete: written, with changes keyed by row, before an update that moved a row to another key, for
+     * consumers that keep one row per key. It is in no transaction's count, and a consumer that applies the update
+     * that follows must not apply it.
+     */
+    public boolean isKeyMoveDelete() {
+        return op == Op.DELETE && transaction == null;
+    }
+
+    /**
+     * Starts a record of {@code op}; {@code transaction} may be null only for non-transactional messages and a key
+     * move's delete.
+     */
     public static Builder builder(Op op, SourceInfo source, TransactionInfo transaction) {
         return new Builder(op, source, transaction);
     }

@@ -14,11 +14,15 @@ import org.apache.kafka.connect.data.Struct;
  * op  before    after     truncate  message  transaction
  * c   -         required  -         -        required
  * u   optional  required  -         -        required
- * d   required  -         -         -        required
+ * d   required  -         -         -        required, but for a key move's delete (below)
  * r   -         required  -         -        required
  * t   -         -         required  -        required
  * m   -         -         -         required required if message.transactional
  * </pre>
+ *
+ * <p>A delete without a transaction block is a <em>key move's delete</em>: with changes keyed by row, it precedes an
+ * update that moved a row to another key, so that consumers keeping one row per key drop the old key. It belongs
+ * to no transaction's count; the update that follows does the move.
  */
 final class OpRules {
 
@@ -38,7 +42,7 @@ final class OpRules {
         require(op, "truncate", truncate, op == Op.TRUNCATE, op == Op.TRUNCATE);
         require(op, "message", message, op == Op.MESSAGE, op == Op.MESSAGE);
         boolean outsideTransaction = message != null && !message.transactional();
-        require(op, "transaction", transaction, !outsideTransaction, !outsideTransaction);
+        require(op, "transaction", transaction, !outsideTransaction && op != Op.DELETE, !outsideTransaction);
     }
 
     static void checkUnchangedToast(Op op, Struct after, List<String> columns) {

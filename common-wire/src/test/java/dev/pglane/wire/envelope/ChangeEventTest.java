@@ -54,6 +54,24 @@ class ChangeEventTest {
                 failure(builder(Op.MESSAGE)));
     }
 
+    /** A delete outside any transaction is a key move's delete; every other change needs its transaction. */
+    @Test
+    void aDeleteWithoutATransactionIsAKeyMovesDelete() {
+        ChangeEvent moved = ChangeEvent.builder(Op.DELETE, source(5, Lsn.parse("0/10")), null)
+                .before(row(1, null, null))
+                .build();
+        assertEquals(true, moved.isKeyMoveDelete());
+        assertEquals(
+                false, builder(Op.DELETE).before(row(1, null, null)).build().isKeyMoveDelete());
+        for (Op op : new Op[] {Op.UPDATE, Op.READ}) {
+            ChangeEvent.Builder noTx =
+                    ChangeEvent.builder(op, source(5, Lsn.parse("0/10")), null).after(row(1, null, null));
+            assertEquals(
+                    "envelope field 'transaction': required for op '" + op.code() + "' but missing (value: null)",
+                    failure(noTx));
+        }
+    }
+
     @Test
     void transactionRequiredExceptForNonTransactionalMessages() {
         ChangeEvent.Builder noTx = ChangeEvent.builder(Op.CREATE, source(5, Lsn.parse("0/10")), null)

@@ -1,6 +1,8 @@
 package dev.pglane.connect.database;
 
 import java.sql.SQLException;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 
 /** What a failed PostgreSQL call means, decided once from its SQLState. */
 public enum SqlStateClass {
@@ -27,5 +29,13 @@ public enum SqlStateClass {
             case "53300", "57P01", "57P02", "57P03" -> CONNECTION;
             default -> OTHER;
         };
+    }
+
+    /**
+     * The exception a task throws for a failed catalog read: retriable when the connection failed (the task
+     * reconnects), otherwise final.
+     */
+    public static ConnectException failure(String problem, SQLException e) {
+        return of(e) == CONNECTION ? new RetriableException(problem, e) : new ConnectException(problem, e);
     }
 }

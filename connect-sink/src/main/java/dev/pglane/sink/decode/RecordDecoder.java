@@ -3,6 +3,7 @@ package dev.pglane.sink.decode;
 import dev.pglane.sink.admit.RecordAdmission;
 import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.assemble.TransactionAssembler;
+import dev.pglane.wire.RowKey;
 import dev.pglane.wire.TransactionKey;
 import dev.pglane.wire.envelope.ChangeEnvelope;
 import dev.pglane.wire.envelope.ChangeEvent;
@@ -19,16 +20,23 @@ import org.apache.kafka.connect.sink.SinkRecord;
 public final class RecordDecoder {
 
     /** One decoded Kafka record. */
-    public sealed interface Decoded permits MarkerRecord, Change, Undecodable {}
+    public sealed interface Decoded permits MarkerRecord, Change, PerKeyRecord, Undecodable {}
 
     public record MarkerRecord(Marker marker, TopicPartition partition, long offset) implements Decoded {}
 
     public record Change(ChangeRecord record) implements Decoded {}
 
     /**
+     * A record that a source keying changes by row writes only for consumers that keep one row per key (and for log
+     * compaction): a tombstone (a null value), or a key move's delete ({@link ChangeEvent#isKeyMoveDelete()}). It
+     * belongs to no transaction's count, and the sink, which applies whole transactions, skips it.
+     */
+    public record PerKeyRecord(TopicPartition partition, long offset) implements Decoded {}
+
+    /**
      * A record the sink does not apply: it is not a pglane change, or it is one that may not be applied here.
      *
-     * @param keyXid the xid from its key, or -1 when even the key is unreadable
+     * @param keyXid the xid from its {@code pglane.xid} header or its key, or -1 when neither tells
      * @param refused true for a pglane change that {@link RecordAdmission} refused
      */
     public record Undecodable(SinkRecord record, long keyXid, DataException cause, boolean refused) implements Decoded {
@@ -55,7 +63,13 @@ public final class RecordDecoder {
             if (markerTopic.equals(record.topic())) {
                 return new MarkerRecord(MarkerCodec.fromStruct(value), partition, offset);
             }
+            if (value == null) {
+                return new PerKeyRecord(partition, offset);
+            }
             ChangeEvent event = ChangeEnvelope.fromStruct(value);
+            if (event.isKeyMoveDelete()) {
+                return new PerKeyRecord(partition, offset);
+            }
             String refusal = admission.refusal(record.topic(), event);
             if (refusal != null) {
                 return new Undecodable(record, keyXid(record), new DataException(refusal), true);
@@ -67,7 +81,12 @@ public final class RecordDecoder {
         }
     }
 
+    /** A change keyed by row carries its xid in a header, others in their key. */
     private long keyXid(SinkRecord record) {
+        long headerXid = RowKey.headerXid(record.headers());
+        if (headerXid >= 0) {
+            return headerXid;
+        }
         try {
             return TransactionKey.xid(payloads.key(record));
         } catch (RuntimeException e) {

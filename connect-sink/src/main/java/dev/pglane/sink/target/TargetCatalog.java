@@ -50,9 +50,7 @@ public final class TargetCatalog {
         } catch (SQLException e) {
             String message = "Could not read the definition of target table " + name + " from " + endpoint.address()
                     + ": " + e.getMessage();
-            throw SqlStateClass.of(e) == SqlStateClass.CONNECTION
-                    ? new RetriableException(message, e)
-                    : new ConnectException(message, e);
+            throw SqlStateClass.failure(message, e);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.pglane.source.offset;
 
 import dev.pglane.connect.json.PglaneJsonConverter;
+import dev.pglane.wire.RowKey;
 import dev.pglane.wire.envelope.ChangeEnvelope;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.marker.Marker;
@@ -17,6 +18,10 @@ final class RecordDescription {
 
     static String of(SourceRecord record) {
         String where = " (topic " + record.topic() + ")";
+        if (record.value() == null) {
+            long xid = RowKey.headerXid(record.headers());
+            return "a tombstone" + (xid >= 0 ? " of xid " + xid : "") + where;
+        }
         try {
             if (!(connectValue(record) instanceof Struct value)) {
                 return "a record" + where;

@@ -3,6 +3,7 @@ package dev.pglane.source.offset;
 import dev.pglane.wire.Lsn;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
@@ -16,6 +17,7 @@ public final class TrackedRecord extends SourceRecord {
     private volatile long sequence = -1;
 
     /**
+     * @param headers the record's headers, or {@code null} for none
      * @param confirmLsn the LSN the slot may confirm once this record and all before it are acknowledged:
      *     an END marker's end LSN or a HEARTBEAT's position; {@code null} for every other record
      */
@@ -28,8 +30,9 @@ public final class TrackedRecord extends SourceRecord {
             Schema valueSchema,
             Object value,
             Long timestamp,
+            Iterable<Header> headers,
             Lsn confirmLsn) {
-        super(sourcePartition, sourceOffset, topic, null, keySchema, key, valueSchema, value, timestamp);
+        super(sourcePartition, sourceOffset, topic, null, keySchema, key, valueSchema, value, timestamp, headers);
         this.confirmLsn = confirmLsn;
     }
 

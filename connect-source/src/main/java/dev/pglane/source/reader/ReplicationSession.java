@@ -12,11 +12,11 @@ import dev.pglane.source.decode.DecoderLanes;
 import dev.pglane.source.decode.LaneActivity;
 import dev.pglane.source.decode.RecordEncoding;
 import dev.pglane.source.decode.RecordFactory;
+import dev.pglane.source.decode.RecordKeys;
 import dev.pglane.source.emit.FailureSlot;
 import dev.pglane.source.emit.OrderedEmitter;
 import dev.pglane.source.offset.AckTracker;
 import dev.pglane.source.pgoutput.ProtocolVersion;
-import dev.pglane.source.schema.JdbcTypeCatalog;
 import dev.pglane.source.schema.RelationCache;
 import dev.pglane.source.schema.RelationDescriptorFactory;
 import dev.pglane.source.snapshot.SnapshotProgress;
@@ -288,7 +288,8 @@ public final class ReplicationSession implements AutoCloseable {
                 config.database().database(),
                 topics,
                 envelopes,
-                RecordEncoding.of(config.payloadFormat()));
+                RecordEncoding.of(config.payloadFormat()),
+                new RecordKeys(config.recordKey(), config.tombstonesOnDelete()));
         return new DecoderLanes(
                 start.connectorName(),
                 config.decoderLanes(),
@@ -314,8 +315,8 @@ public final class ReplicationSession implements AutoCloseable {
         // the reader's liveness check and type lookups run on this connection: neither may hang on a dead server
         boundReads(sql, config.statusInterval());
         TopicNames topics = config.topicNames();
-        RelationCache relations = new RelationCache(new RelationDescriptorFactory(
-                topics.prefix(), topics, config.numericMapping(), envelopes, new JdbcTypeCatalog(sql)));
+        RelationCache relations = new RelationCache(
+                RelationDescriptorFactory.reading(sql, topics, config.numericMapping(), envelopes, config.recordKey()));
         DecoderLanes lanes = decoderLanes(config, start, topics, envelopes, failures, activity);
         OrderedEmitter emitter = new OrderedEmitter(lanes, failures, acks);
         SnapshotStream snapshots = new SnapshotStream(

@@ -83,9 +83,7 @@ public final class JdbcTypeCatalog implements TypeCatalog {
         } catch (SQLException e) {
             String problem = "cannot read type OID " + Integer.toUnsignedString(typeOid) + " from the catalog: "
                     + e.getMessage();
-            throw SqlStateClass.of(e) == SqlStateClass.CONNECTION
-                    ? new RetriableException(problem, e)
-                    : new ConnectException(problem, e);
+            throw SqlStateClass.failure(problem, e);
         }
     }
 

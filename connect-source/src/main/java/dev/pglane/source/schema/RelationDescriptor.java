@@ -20,6 +20,7 @@ public final class RelationDescriptor {
     private final String topic;
     private final Schema rowSchema;
     private final Schema envelopeSchema;
+    private final Schema keySchema;
     private final RowDecoder rowDecoder;
 
     RelationDescriptor(
@@ -30,6 +31,7 @@ public final class RelationDescriptor {
             List<Column> columns,
             String topic,
             Schema envelopeSchema,
+            Schema keySchema,
             RowDecoder rowDecoder) {
         this.relationId = relationId;
         this.schema = schema;
@@ -39,6 +41,7 @@ public final class RelationDescriptor {
         this.topic = topic;
         this.rowSchema = rowDecoder.rowSchema();
         this.envelopeSchema = envelopeSchema;
+        this.keySchema = keySchema;
         this.rowDecoder = rowDecoder;
     }
 
@@ -84,6 +87,14 @@ public final class RelationDescriptor {
     /** The envelope (record value) schema over {@link #rowSchema()}. */
     public Schema envelopeSchema() {
         return envelopeSchema;
+    }
+
+    /**
+     * The record key's schema when changes are keyed by row ({@link dev.pglane.wire.RowKey}); {@code null} when
+     * they are keyed by transaction, or the table has no key columns.
+     */
+    public Schema keySchema() {
+        return keySchema;
     }
 
     public RowDecoder rowDecoder() {

@@ -1,14 +1,17 @@
 package dev.pglane.source.schema;
 
+import dev.pglane.source.RecordKey;
 import dev.pglane.source.pgoutput.RelationColumn;
 import dev.pglane.source.pgoutput.RelationMessage;
 import dev.pglane.source.pgoutput.TypeMessage;
 import dev.pglane.source.values.RowDecoder;
+import dev.pglane.wire.RowKey;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.envelope.EnvelopeSchemas;
 import dev.pglane.wire.types.Column;
 import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.RowSchemas;
+import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.connect.data.Schema;
@@ -16,7 +19,8 @@ import org.apache.kafka.connect.data.Schema;
 /**
  * Builds relation descriptors from Relation messages: column types through the {@link TypeCatalog}, the topic
  * through {@link TopicNames}, the row schema through {@link RowSchemas}, the envelope through
- * {@link EnvelopeSchemas}, and a {@link RowDecoder} with one decoder per column.
+ * {@link EnvelopeSchemas}, the key schema (changes keyed by row) through {@link RowKeyColumns}, and a
+ * {@link RowDecoder} with one decoder per column.
  */
 public final class RelationDescriptorFactory {
 
@@ -28,18 +32,40 @@ public final class RelationDescriptorFactory {
     private final NumericMapping numericMapping;
     private final EnvelopeSchemas envelopes;
     private final TypeCatalog types;
+    private final RowKeyColumns keyColumns;
 
     public RelationDescriptorFactory(
             String topicPrefix,
             TopicNames topics,
             NumericMapping numericMapping,
             EnvelopeSchemas envelopes,
-            TypeCatalog types) {
+            TypeCatalog types,
+            RowKeyColumns keyColumns) {
         this.topicPrefix = topicPrefix;
         this.topics = topics;
         this.numericMapping = numericMapping;
         this.envelopes = envelopes;
         this.types = types;
+        this.keyColumns = keyColumns;
+    }
+
+    /**
+     * The factory of a replication session: types, and the primary keys where {@code recordKey} needs them, are
+     * read from the catalog through {@code sql}.
+     */
+    public static RelationDescriptorFactory reading(
+            Connection sql,
+            TopicNames topics,
+            NumericMapping numericMapping,
+            EnvelopeSchemas envelopes,
+            RecordKey recordKey) {
+        return new RelationDescriptorFactory(
+                topics.prefix(),
+                topics,
+                numericMapping,
+                envelopes,
+                new JdbcTypeCatalog(sql),
+                RowKeyColumns.of(recordKey, sql));
     }
 
     /**
@@ -63,6 +89,7 @@ public final class RelationDescriptorFactory {
                 columns,
                 topics.changeTopic(schema, table),
                 envelopes.forRow(rowSchema),
+                RowKey.schema(topicPrefix, schema, table, rowSchema, keyColumns.of(message, columns)),
                 RowDecoder.create(schema + "." + table, columns, rowSchema));
     }
 

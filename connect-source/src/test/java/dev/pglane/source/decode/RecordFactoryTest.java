@@ -14,6 +14,7 @@ import dev.pglane.source.pgoutput.TestTuples;
 import dev.pglane.source.pgoutput.TupleData;
 import dev.pglane.source.schema.RelationDescriptor;
 import dev.pglane.source.schema.RelationDescriptorFactory;
+import dev.pglane.source.schema.RowKeyColumns;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.SourceOffset;
 import dev.pglane.wire.TopicNames;
@@ -55,7 +56,7 @@ class RecordFactoryTest {
 
     private final RecordFactory factory = factory(PayloadFormat.CONNECT);
     private final RelationDescriptor orders = new RelationDescriptorFactory(
-                    "shop", TOPICS, NumericMapping.PRECISE, ENVELOPES, PgColumnType::of)
+                    "shop", TOPICS, NumericMapping.PRECISE, ENVELOPES, PgColumnType::of, RowKeyColumns.NONE)
             .create(new RelationMessage(
                     0,
                     16_001,
@@ -65,7 +66,15 @@ class RecordFactoryTest {
                     List.of(new RelationColumn("id", 23, -1, true), new RelationColumn("note", 25, -1, false))));
 
     private static RecordFactory factory(PayloadFormat format) {
-        return new RecordFactory("9.9.9", "inventory", TOPICS, ENVELOPES, RecordEncoding.of(format));
+        return new RecordFactory(
+                "9.9.9", "inventory", TOPICS, ENVELOPES, RecordEncoding.of(format), RecordKeys.BY_TRANSACTION);
+    }
+
+    /** The one record {@code item} makes. */
+    private static TrackedRecord only(RecordFactory factory, StreamItem item, Timestamps processed) {
+        List<TrackedRecord> records = factory.toRecords(item, processed);
+        assertEquals(1, records.size(), records::toString);
+        return records.get(0);
     }
 
     private static TupleData tuple(String... values) {
@@ -90,7 +99,7 @@ class RecordFactoryTest {
 
     @Test
     void insertBecomesAnEnvelopeKeyedByXidWithItsSourceBlockAndOffset() throws IOException {
-        TrackedRecord record = factory.toRecord(change(Op.CREATE, null, tuple("7", "hello")), PROCESSED);
+        TrackedRecord record = only(factory, change(Op.CREATE, null, tuple("7", "hello")), PROCESSED);
 
         assertEquals("shop.public.orders", record.topic());
         assertEquals(500L, TransactionKey.xid(record.key()));
@@ -118,7 +127,7 @@ class RecordFactoryTest {
 
     @Test
     void updateKeepsTheOldKeyAndListsUnchangedToast() throws IOException {
-        TrackedRecord record = factory.toRecord(change(Op.UPDATE, tuple("6", null), tuple("7", "\u0000u")), PROCESSED);
+        TrackedRecord record = only(factory, change(Op.UPDATE, tuple("6", null), tuple("7", "\u0000u")), PROCESSED);
         ChangeEvent event = ChangeEnvelope.fromStruct(record.value());
         assertEquals(6, event.before().get("id"));
         assertEquals(7, event.after().get("id"));
@@ -128,7 +137,8 @@ class RecordFactoryTest {
 
     @Test
     void truncateAndMessagesUseTheirOwnBlocks() {
-        TrackedRecord truncate = factory.toRecord(
+        TrackedRecord truncate = only(
+                factory,
                 new StreamItem.Truncate(
                         orders, new TruncateInfo(true, false), stamp(2), SourceOffset.between(Lsn.INVALID, 3)),
                 PROCESSED);
@@ -138,8 +148,8 @@ class RecordFactoryTest {
 
         ChangeStamp outside = new ChangeStamp(0, null, 0, 0, Lsn.valueOf(0x200), COMMIT_US, null, 3);
         LogicalMessage content = new LogicalMessage("app", new byte[] {1, 2}, false);
-        TrackedRecord message = factory.toRecord(
-                new StreamItem.Message(content, outside, SourceOffset.between(Lsn.INVALID, 3)), PROCESSED);
+        TrackedRecord message = only(
+                factory, new StreamItem.Message(content, outside, SourceOffset.between(Lsn.INVALID, 3)), PROCESSED);
         assertEquals("shop.messages", message.topic());
         assertEquals(0L, TransactionKey.xid(message.key()));
         ChangeEvent event = ChangeEnvelope.fromStruct(message.value());
@@ -151,8 +161,8 @@ class RecordFactoryTest {
     @Test
     void endAndHeartbeatRecordsCarryTheLsnTheirAcknowledgementConfirms() {
         Marker.End end = END;
-        TrackedRecord record = factory.toRecord(
-                new StreamItem.MarkerItem(end, SourceOffset.between(Lsn.valueOf(0x410), 3)), PROCESSED);
+        TrackedRecord record =
+                only(factory, new StreamItem.MarkerItem(end, SourceOffset.between(Lsn.valueOf(0x410), 3)), PROCESSED);
         assertEquals("shop.transactions", record.topic());
         assertEquals(500L, TransactionKey.xid(record.key()));
         assertEquals(end, MarkerCodec.fromStruct(record.value()));
@@ -160,14 +170,16 @@ class RecordFactoryTest {
         assertEquals(end.tsMs(), record.timestamp());
 
         Marker.Heartbeat heartbeat = new Marker.Heartbeat(3, 5, Lsn.valueOf(0x900));
-        TrackedRecord beat = factory.toRecord(
-                new StreamItem.MarkerItem(heartbeat, SourceOffset.between(Lsn.valueOf(0x900), 3)), PROCESSED);
+        TrackedRecord beat = only(
+                factory, new StreamItem.MarkerItem(heartbeat, SourceOffset.between(Lsn.valueOf(0x900), 3)), PROCESSED);
         assertEquals(0L, TransactionKey.xid(beat.key()));
         assertEquals(Lsn.valueOf(0x900), beat.confirmLsn());
 
         Marker.Start start = new Marker.Start(3, 5, Lsn.valueOf(0x90));
-        assertNull(factory.toRecord(
-                        new StreamItem.MarkerItem(start, SourceOffset.between(Lsn.valueOf(0x90), 3)), PROCESSED)
+        assertNull(only(
+                        factory,
+                        new StreamItem.MarkerItem(start, SourceOffset.between(Lsn.valueOf(0x90), 3)),
+                        PROCESSED)
                 .confirmLsn());
     }
 
@@ -190,8 +202,8 @@ class RecordFactoryTest {
                         orders, new TruncateInfo(true, false), stamp(2), SourceOffset.between(Lsn.INVALID, 3)),
                 new StreamItem.MarkerItem(end, SourceOffset.between(Lsn.valueOf(0x410), 3)));
         for (StreamItem item : items) {
-            TrackedRecord asData = factory.toRecord(item, PROCESSED);
-            TrackedRecord asBytes = json.toRecord(item, PROCESSED);
+            TrackedRecord asData = only(factory, item, PROCESSED);
+            TrackedRecord asBytes = only(json, item, PROCESSED);
             assertEquals(Schema.OPTIONAL_BYTES_SCHEMA, asBytes.keySchema());
             assertEquals(Schema.OPTIONAL_BYTES_SCHEMA, asBytes.valueSchema());
             assertArrayEquals(
@@ -208,7 +220,7 @@ class RecordFactoryTest {
             assertEquals(asData.timestamp(), asBytes.timestamp());
             assertEquals(asData.confirmLsn(), asBytes.confirmLsn());
         }
-        assertEquals(Lsn.valueOf(0x410), json.toRecord(items.get(3), PROCESSED).confirmLsn());
+        assertEquals(Lsn.valueOf(0x410), only(json, items.get(3), PROCESSED).confirmLsn());
     }
 
     @Test

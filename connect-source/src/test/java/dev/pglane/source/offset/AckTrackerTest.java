@@ -22,7 +22,7 @@ class AckTrackerTest {
 
     private static TrackedRecord record(Lsn confirm) {
         return new TrackedRecord(
-                Map.of("server", "t"), Map.of(), "t.x", null, null, Schema.STRING_SCHEMA, "v", 0L, confirm);
+                Map.of("server", "t"), Map.of(), "t.x", null, null, Schema.STRING_SCHEMA, "v", 0L, null, confirm);
     }
 
     private static TrackedRecord change() {

@@ -24,6 +24,7 @@ import dev.pglane.source.pgoutput.TruncateMessage;
 import dev.pglane.source.pgoutput.UpdateMessage;
 import dev.pglane.source.schema.RelationCache;
 import dev.pglane.source.schema.RelationDescriptorFactory;
+import dev.pglane.source.schema.RowKeyColumns;
 import dev.pglane.source.snapshot.SnapshotStream;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.SourceOffset;
@@ -53,7 +54,7 @@ class TransactionTrackerTest {
 
     private TransactionTracker tracker(Lsn resume, boolean beginMarkers) {
         RelationCache relations = new RelationCache(new RelationDescriptorFactory(
-                "shop", TOPICS, NumericMapping.PRECISE, new EnvelopeSchemas(), PgColumnType::of));
+                "shop", TOPICS, NumericMapping.PRECISE, new EnvelopeSchemas(), PgColumnType::of, RowKeyColumns.NONE));
         return new TransactionTracker(
                 relations,
                 TOPICS.messagesTopic(),

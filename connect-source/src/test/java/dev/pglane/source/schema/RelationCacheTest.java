@@ -23,7 +23,11 @@ class RelationCacheTest {
     private static final int ORDERS = 16384;
     private final List<TypeMessage> announced = new ArrayList<>();
     private final RelationCache cache = new RelationCache(new RelationDescriptorFactory(
-            "shop", TopicNames.perTable("shop"), NumericMapping.PRECISE, new EnvelopeSchemas(), new TypeCatalog() {
+            "shop",
+            TopicNames.perTable("shop"),
+            NumericMapping.PRECISE,
+            new EnvelopeSchemas(),
+            new TypeCatalog() {
                 @Override
                 public PgColumnType resolve(int typeOid, int typeModifier) {
                     return PgColumnType.of(typeOid, typeModifier);
@@ -33,7 +37,8 @@ class RelationCacheTest {
                 public void announced(TypeMessage message) {
                     announced.add(message);
                 }
-            }));
+            },
+            RowKeyColumns.NONE));
 
     @Test
     void aStreamSeesItsOwnVersionAndEveryoneElseTheMainOne() {

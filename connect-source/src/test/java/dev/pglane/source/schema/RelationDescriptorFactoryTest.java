@@ -65,15 +65,20 @@ class RelationDescriptorFactoryTest {
     @Test
     void anUnresolvableTypeIsAnError() {
         RelationDescriptorFactory factory = new RelationDescriptorFactory(
-                "shop", TopicNames.perTable("shop"), NumericMapping.PRECISE, envelopes, (oid, typmod) -> {
+                "shop",
+                TopicNames.perTable("shop"),
+                NumericMapping.PRECISE,
+                envelopes,
+                (oid, typmod) -> {
                     throw new IllegalStateException("type OID " + oid + " is unknown");
-                });
+                },
+                RowKeyColumns.NONE);
         RelationMessage message =
                 new RelationMessage(0, 1, "public", "t", 'd', List.of(new RelationColumn("x", 90001, -1, false)));
         assertThrows(IllegalStateException.class, () -> factory.create(message));
     }
 
     private RelationDescriptorFactory factory(TopicNames topics, NumericMapping mode) {
-        return new RelationDescriptorFactory("shop", topics, mode, envelopes, PgColumnType::of);
+        return new RelationDescriptorFactory("shop", topics, mode, envelopes, PgColumnType::of, RowKeyColumns.NONE);
     }
 }

@@ -13,6 +13,7 @@ import dev.pglane.source.pgoutput.TupleData;
 import dev.pglane.source.schema.JdbcTypeCatalog;
 import dev.pglane.source.schema.RelationDescriptor;
 import dev.pglane.source.schema.RelationDescriptorFactory;
+import dev.pglane.source.schema.RowKeyColumns;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.envelope.EnvelopeSchemas;
 import dev.pglane.wire.envelope.RowImage;
@@ -50,7 +51,8 @@ class RowDecoderTest {
                 TopicNames.perTable("shop"),
                 NumericMapping.PRECISE,
                 new EnvelopeSchemas(),
-                new JdbcTypeCatalog(server.session()));
+                new JdbcTypeCatalog(server.session()),
+                RowKeyColumns.NONE);
     }
 
     @AfterAll

@@ -8,6 +8,7 @@ import dev.pglane.source.pgoutput.TypeMessage;
 import dev.pglane.source.schema.JdbcTypeCatalog;
 import dev.pglane.source.schema.RelationDescriptor;
 import dev.pglane.source.schema.RelationDescriptorFactory;
+import dev.pglane.source.schema.RowKeyColumns;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.envelope.EnvelopeSchemas;
 import dev.pglane.wire.envelope.RowImage;
@@ -105,7 +106,12 @@ class TypeFamiliesTest {
         JdbcTypeCatalog catalog = new JdbcTypeCatalog(server.session());
         messages.stream().filter(TypeMessage.class::isInstance).forEach(m -> catalog.announced((TypeMessage) m));
         kinds = new RelationDescriptorFactory(
-                        "db", TopicNames.perTable("db"), NumericMapping.PRECISE, new EnvelopeSchemas(), catalog)
+                        "db",
+                        TopicNames.perTable("db"),
+                        NumericMapping.PRECISE,
+                        new EnvelopeSchemas(),
+                        catalog,
+                        RowKeyColumns.NONE)
                 .create(LogicalChanges.relation(messages));
         List<DecodedRow> rows = LogicalChanges.newTuples(messages).stream()
                 .map(tuple -> kinds.rowDecoder().decode(tuple, RowImage.AFTER))

@@ -31,11 +31,17 @@ public final class ConnectNode implements AutoCloseable {
         this.rest = rest;
     }
 
-    /** Starts a worker against {@code bootstrapServers} that loads plugins from {@code pluginPath}. */
-    public static ConnectNode start(String bootstrapServers, Path pluginPath) {
+    /**
+     * Starts a worker against {@code bootstrapServers} that loads plugins from {@code pluginPath} and, for a test
+     * that runs another project's connector beside pglane's, from {@code morePluginPaths}.
+     */
+    public static ConnectNode start(String bootstrapServers, Path pluginPath, Path... morePluginPaths) {
         int restPort = FreePorts.next();
-        Connect<DistributedHerder> connect =
-                new ConnectDistributed().startConnect(workerProperties(bootstrapServers, pluginPath, restPort));
+        Map<String, String> props = workerProperties(bootstrapServers, pluginPath, restPort);
+        for (Path more : morePluginPaths) {
+            props.merge("plugin.path", more.toAbsolutePath().toString(), (a, b) -> a + "," + b);
+        }
+        Connect<DistributedHerder> connect = new ConnectDistributed().startConnect(props);
         ConnectNode node = new ConnectNode(connect, new ConnectRestClient("http://" + HOST + ":" + restPort));
         try {
             node.rest.awaitHealthy(READY_TIMEOUT);

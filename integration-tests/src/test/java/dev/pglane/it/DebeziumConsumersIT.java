@@ -1,0 +1,262 @@
+package dev.pglane.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.it.stack.ConnectorConfigs;
+import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.stack.PostgresVersion;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The Debezium ecosystem's own consumers read pglane's change topics, keyed by row ({@code record.key=row}): Debezium's
+ * JDBC sink connector, from Maven Central, applies them to a third database as Debezium's own records, once on the
+ * envelopes and once flattened by Debezium's {@code ExtractNewRecordState}, with upserts by record key and deletes
+ * from deletes and tombstones. pglane's own sink rebuilds the source's transactions from the same topics. All three
+ * databases end equal to the source, table by table.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class DebeziumConsumersIT {
+    private static final String JDBC_SINK = "io.debezium.connector.jdbc.JdbcSinkConnector";
+    private static final Duration CAUGHT_UP = Duration.ofSeconds(120);
+    private static final String NAME = "dbz_consumers";
+    private static final String PGLANE_SINK = "pglane_row_keyed";
+    /** Each table with the columns compared and the key they are ordered by. */
+    private static final Map<String, String> TABLES = Map.of(
+            "orders", "SELECT id, note, amount, done, due FROM %s ORDER BY id",
+            "lines", "SELECT order_id, line, qty FROM %s ORDER BY order_id, line",
+            "audit", "SELECT id, what FROM %s ORDER BY id");
+
+    @RegisterExtension
+    static final SharedWorker worker = SharedWorker.withThirdPartyPlugins();
+
+    @RegisterExtension
+    static final SourceServers servers = new SourceServers();
+
+    @Test
+    @DisplayName("Debezium's JDBC sink, on the envelopes and behind ExtractNewRecordState, ends equal to the source")
+    void debeziumsJdbcSinkAppliesPglanesTopics() throws Exception {
+        PostgresVersion version = PostgresVersion.fromProperty();
+        PostgresNode source = servers.of(version);
+        PostgresNode third = servers.targetOf(version);
+        SqlSession.execute(
+                source,
+                "CREATE SCHEMA " + NAME,
+                "CREATE TABLE " + NAME + ".orders (id int PRIMARY KEY, note text, amount numeric(10,2),"
+                        + " done boolean, due date)",
+                "CREATE TABLE " + NAME + ".lines (order_id int, line int, qty int, PRIMARY KEY (order_id, line))",
+                "CREATE TABLE " + NAME + ".audit (id bigint PRIMARY KEY, what text)",
+                "ALTER TABLE " + NAME + ".audit REPLICA IDENTITY FULL");
+        SqlSession.execute(third, "CREATE DATABASE dbz_envelopes", "CREATE DATABASE dbz_flattened");
+        Map<String, String> sourceSettings = Map.of(
+                "table.include.list", NAME + "\\..*",
+                "record.key", "row",
+                "tombstones.on.delete", "true");
+        try (SourceConnectorRun run = SourceConnectorRun.start(worker, source, NAME, sourceSettings)) {
+            // on the envelopes, tables named by the source block, as users of Debezium's own topics often do
+            worker.rest()
+                    .putConnectorConfig(
+                            "dbz_envelopes",
+                            jdbcSink(third, "dbz_envelopes", Map.of("collection.name.format", "${source.table}")));
+            // flattened, with the transformation's defaults: a flattened record has no source block, so its table is
+            // named after its topic (the sink's default)
+            worker.rest()
+                    .putConnectorConfig(
+                            "dbz_flattened",
+                            jdbcSink(
+                                    third,
+                                    "dbz_flattened",
+                                    Map.of(
+                                            "transforms",
+                                            "unwrap",
+                                            "transforms.unwrap.type",
+                                            "io.debezium.transforms.ExtractNewRecordState")));
+            worker.rest().awaitConnectorRunning("dbz_envelopes", Duration.ofSeconds(60));
+            worker.rest().awaitConnectorRunning("dbz_flattened", Duration.ofSeconds(60));
+
+            int transactions = load(source, new Random(20261204));
+            // and pglane's own sink, which rebuilds the transactions from the same row-keyed topics
+            PostgresNode pglaneTarget = servers.another(version);
+            SqlSession.execute(pglaneTarget, "CREATE SCHEMA " + NAME);
+            worker.rest().putConnectorConfig(PGLANE_SINK, pglaneSink(pglaneTarget));
+            worker.rest().awaitConnectorRunning(PGLANE_SINK, Duration.ofSeconds(60));
+
+            List<Replica> replicas = List.of(
+                    new Replica("dbz_envelopes", third, "dbz_envelopes", table -> table),
+                    new Replica("dbz_flattened", third, "dbz_flattened", DebeziumConsumersIT::topicTable),
+                    new Replica(PGLANE_SINK, pglaneTarget, null, table -> NAME + "." + table));
+            for (Replica replica : replicas) {
+                try {
+                    Waits.until(replica.name() + " equals the source", CAUGHT_UP, () -> sameRows(source, replica));
+                } catch (IllegalStateException timedOut) {
+                    // the tables' differences, asserted below, say more than the timeout
+                }
+                for (Map.Entry<String, String> table : TABLES.entrySet()) {
+                    assertEquals(
+                            rows(source, null, String.format(table.getValue(), NAME + "." + table.getKey())),
+                            replica.rows(table),
+                            replica.name() + "." + table.getKey() + " after " + transactions + " transactions; sink "
+                                    + worker.rest().status(replica.name()).describe());
+                }
+            }
+            assertTrue(
+                    rows(source, null, "SELECT id FROM " + NAME + ".orders WHERE id > 100000")
+                                    .size()
+                            > 0,
+                    "some orders moved to a new key");
+        } finally {
+            for (String sink : List.of("dbz_envelopes", "dbz_flattened", PGLANE_SINK)) {
+                worker.rest().deleteConnector(sink);
+            }
+        }
+    }
+
+    /** Debezium's JDBC sink as its documentation configures it for Debezium's PostgreSQL topics. */
+    private static Map<String, String> jdbcSink(PostgresNode third, String database, Map<String, String> more) {
+        Map<String, String> config = new HashMap<>();
+        config.put("connector.class", JDBC_SINK);
+        config.put("tasks.max", "1");
+        // named, not a regex: a consumer learns of a new topic matching a pattern only at its next metadata refresh
+        config.put(
+                "topics",
+                String.join(
+                        ",",
+                        TABLES.keySet().stream()
+                                .map(t -> NAME + "." + NAME + "." + t)
+                                .toList()));
+        config.put("connection.url", third.jdbcUrlOf(database));
+        config.put("connection.username", third.user());
+        config.put("connection.password", third.password());
+        config.put("insert.mode", "upsert");
+        config.put("delete.enabled", "true");
+        config.put("primary.key.mode", "record_key");
+        config.put("schema.evolution", "basic");
+        config.putAll(more);
+        return config;
+    }
+
+    /**
+     * Transactions of inserts, updates, deletes and key moves over the three tables; returns how many ran. Keys are
+     * drawn from a small range, so rows come and go and come back.
+     */
+    private static int load(PostgresNode source, Random random) throws SQLException {
+        int transactions = 0;
+        try (SqlSession session = SqlSession.open(source)) {
+            for (int i = 0; i < 300; i++) {
+                int id = random.nextInt(60);
+                switch (random.nextInt(6)) {
+                    case 0, 1 ->
+                        session.exec(
+                                "INSERT INTO " + NAME + ".orders VALUES (?, ?, ?, ?, DATE '2024-01-01' + ?)"
+                                        + " ON CONFLICT (id) DO UPDATE SET note = EXCLUDED.note, amount = EXCLUDED.amount",
+                                id,
+                                "order " + i,
+                                new java.math.BigDecimal(random.nextInt(100_000)).movePointLeft(2),
+                                random.nextBoolean(),
+                                random.nextInt(400));
+                    case 2 -> {
+                        session.exec("DELETE FROM " + NAME + ".orders WHERE id = ?", id);
+                        session.exec("DELETE FROM " + NAME + ".lines WHERE order_id = ?", id);
+                    }
+                    case 3 ->
+                        session.exec(
+                                "UPDATE " + NAME + ".orders SET id = ?, note = 'moved' WHERE id = ?", 100_000 + i, id);
+                    case 4 ->
+                        session.exec(
+                                "INSERT INTO " + NAME + ".lines VALUES (?, ?, ?)"
+                                        + " ON CONFLICT (order_id, line) DO UPDATE SET qty = " + NAME
+                                        + ".lines.qty + 1",
+                                id,
+                                random.nextInt(3),
+                                random.nextInt(10));
+                    default -> {
+                        session.exec(
+                                "INSERT INTO " + NAME + ".audit VALUES (?, ?)"
+                                        + " ON CONFLICT (id) DO UPDATE SET what = EXCLUDED.what",
+                                (long) id,
+                                "seen " + i);
+                        if (random.nextBoolean()) {
+                            session.exec("DELETE FROM " + NAME + ".audit WHERE id = ?", (long) random.nextInt(60));
+                        }
+                    }
+                }
+                session.commit();
+                transactions++;
+            }
+        }
+        return transactions;
+    }
+
+    /** A database a sink applies the source's tables to, and the name it gives each table there. */
+    private record Replica(String name, PostgresNode node, String database, UnaryOperator<String> table) {
+        List<List<String>> rows(Map.Entry<String, String> query) throws SQLException {
+            return DebeziumConsumersIT.rows(
+                    node, database, String.format(query.getValue(), table.apply(query.getKey())));
+        }
+    }
+
+    private static boolean sameRows(PostgresNode source, Replica replica) {
+        try {
+            for (Map.Entry<String, String> table : TABLES.entrySet()) {
+                if (!rows(source, null, String.format(table.getValue(), NAME + "." + table.getKey()))
+                        .equals(replica.rows(table))) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (SQLException e) {
+            return false; // a table the sink has not created yet
+        }
+    }
+
+    /** The table Debezium's JDBC sink names after a topic, {@code <prefix>.<schema>.<table>}. */
+    private static String topicTable(String table) {
+        return (NAME + "." + NAME + "." + table).replace('.', '_');
+    }
+
+    /** pglane's sink as the example configures it, on the source's topics. */
+    private static Map<String, String> pglaneSink(PostgresNode target) {
+        Map<String, String> config =
+                ConnectorConfigs.forSink(target, worker.bootstrapServers()).load(ConnectorConfigs.SINK_JSON);
+        config.put("name", PGLANE_SINK);
+        config.put("source.topic.prefix", NAME);
+        config.put("topics.regex", NAME + "\\..*");
+        config.put("conflict.policy", "error");
+        config.put("auto.create", "true");
+        return config;
+    }
+
+    /** Every row as the text of its columns; {@code database} null for the node's own. */
+    private static List<List<String>> rows(PostgresNode node, String database, String query) throws SQLException {
+        try (Connection connection = database == null ? node.open() : node.open(database);
+                Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery(query)) {
+            ResultSetMetaData meta = rs.getMetaData();
+            List<List<String>> rows = new ArrayList<>();
+            while (rs.next()) {
+                List<String> row = new ArrayList<>();
+                for (int c = 1; c <= meta.getColumnCount(); c++) {
+                    row.add(rs.getString(c));
+                }
+                rows.add(row);
+            }
+            return rows;
+        }
+    }
+}
