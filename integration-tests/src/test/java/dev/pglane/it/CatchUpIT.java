@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.it.kafka.TopicFormat;
 import dev.pglane.it.kafka.TopicReader;
 import dev.pglane.it.kafka.WireRecord;
 import dev.pglane.it.pipeline.CatchUp;
@@ -80,7 +81,8 @@ class CatchUpIT {
                     run.slot(),
                     SCHEMA,
                     SINK,
-                    PROGRESS_TABLE);
+                    PROGRESS_TABLE,
+                    TopicFormat.JSON);
 
             writeProgress(target, beforeLast);
             IllegalStateException early = assertThrows(
@@ -110,7 +112,8 @@ class CatchUpIT {
      */
     private static List<Marker.End> endsUpToBlobs(SourceConnectorRun run, long blobRows) {
         List<Marker.End> ends = new ArrayList<>();
-        try (TopicReader markers = TopicReader.markersOf(worker.bootstrapServers(), run.topicPrefix())) {
+        try (TopicReader markers =
+                TopicReader.markersOf(worker.bootstrapServers(), run.topicPrefix(), TopicFormat.JSON)) {
             markers.readUntil(
                     record -> {
                         if (record instanceof WireRecord.MarkerRecord marker

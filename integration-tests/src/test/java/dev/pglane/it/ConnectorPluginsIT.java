@@ -3,6 +3,7 @@ package dev.pglane.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.pglane.it.kafka.TopicFormat;
 import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.ConnectorPlugin;
 import java.util.List;
@@ -11,6 +12,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** A user drops the two plugin directories on a worker's plugin.path; the worker offers both connectors. */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -35,12 +38,12 @@ class ConnectorPluginsIT {
                 List.of(new ConnectorPlugin(SINK, "sink", version)), only(plugins, SINK), () -> "offered: " + plugins);
     }
 
-    @Test
-    @DisplayName("the worker offers pglane's JSON converter from plugin.path, beside Kafka's")
-    void workerListsTheConverter() {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {ConnectNode.PGLANE_JSON_CONVERTER, TopicFormat.AVRO_CONVERTER})
+    @DisplayName(
+            "the worker offers the converters the plugins ship, pglane's JSON and Apicurio's Avro, from plugin.path")
+    void workerListsTheConverters(String converter) {
         List<ConnectorPlugin> plugins = worker.rest().allPlugins();
-        String converter = ConnectNode.PGLANE_JSON_CONVERTER;
-
         assertEquals(
                 List.of("converter"),
                 only(plugins, converter).stream()

@@ -48,7 +48,8 @@ final class SinkConnectorRun implements AutoCloseable {
                 source.slot(),
                 source.topicPrefix(),
                 sinkName,
-                PROGRESS_TABLE);
+                PROGRESS_TABLE,
+                source.format());
     }
 
     /**
@@ -133,7 +134,8 @@ final class SinkConnectorRun implements AutoCloseable {
      */
     CommittedTransactions committedUpTo(Lsn limit) {
         CommittedTransactions committed = new CommittedTransactions(limit);
-        try (TopicReader markers = TopicReader.markersOf(worker.bootstrapServers(), source.topicPrefix())) {
+        try (TopicReader markers =
+                TopicReader.markersOf(worker.bootstrapServers(), source.topicPrefix(), source.format())) {
             markers.readToEnd(committed::accept, STARTUP);
         }
         return committed;

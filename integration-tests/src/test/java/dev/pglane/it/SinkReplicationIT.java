@@ -244,7 +244,7 @@ class SinkReplicationIT {
     }
 
     /** Every type family's rows of {@link TypeCases}, the NULL row, then an update and a delete. */
-    private static void writeTypeRows(PostgresNode source, String schema, List<TypeCase> cases) throws SQLException {
+    static void writeTypeRows(PostgresNode source, String schema, List<TypeCase> cases) throws SQLException {
         String table = schema + ".every_type";
         List<String> statements = new ArrayList<>();
         for (int row = 0; row <= 3; row++) {

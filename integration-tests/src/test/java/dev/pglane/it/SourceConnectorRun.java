@@ -1,6 +1,7 @@
 package dev.pglane.it;
 
 import dev.pglane.it.kafka.CommittedTransaction;
+import dev.pglane.it.kafka.TopicFormat;
 import dev.pglane.it.kafka.TopicReader;
 import dev.pglane.it.kafka.TransactionRebuilder;
 import dev.pglane.it.stack.ConnectRestException;
@@ -39,11 +40,14 @@ final class SourceConnectorRun implements AutoCloseable {
     private final TopicReader reader;
     private final TransactionRebuilder rebuilder = new TransactionRebuilder();
 
-    private SourceConnectorRun(SharedWorker worker, PostgresNode source, String name) {
+    private final TopicFormat format;
+
+    private SourceConnectorRun(SharedWorker worker, PostgresNode source, String name, TopicFormat format) {
         this.worker = worker;
         this.source = source;
         this.name = name;
-        this.reader = TopicReader.forPrefix(worker.bootstrapServers(), name);
+        this.format = format;
+        this.reader = TopicReader.forPrefix(worker.bootstrapServers(), name, format);
     }
 
     /**
@@ -63,7 +67,7 @@ final class SourceConnectorRun implements AutoCloseable {
         // the source servers are shared, so a snapshot would read every earlier test's tables; SnapshotIT asks for one
         config.put("snapshot.mode", "never");
         config.putAll(changes);
-        SourceConnectorRun run = new SourceConnectorRun(worker, source, name);
+        SourceConnectorRun run = new SourceConnectorRun(worker, source, name, TopicFormat.of(config));
         try {
             worker.rest().putConnectorConfig(name, config);
             worker.rest().awaitConnectorRunning(name, STARTUP);
@@ -85,6 +89,11 @@ final class SourceConnectorRun implements AutoCloseable {
 
     String slot() {
         return name;
+    }
+
+    /** How the connector writes its records, from its converter settings. */
+    TopicFormat format() {
+        return format;
     }
 
     TopicReader reader() {

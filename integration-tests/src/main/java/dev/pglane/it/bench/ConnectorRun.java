@@ -1,5 +1,6 @@
 package dev.pglane.it.bench;
 
+import dev.pglane.it.kafka.TopicFormat;
 import dev.pglane.it.kafka.TopicReader;
 import dev.pglane.it.kafka.WireRecord;
 import dev.pglane.it.stack.ConnectRestClient;
@@ -43,7 +44,7 @@ public final class ConnectorRun {
         Map<String, String> config = config(slot, name);
         long pg = ProcCpu.postmasterPid(server.dataDirectory());
         EndCount ends = new EndCount(backlog.fenceXid());
-        try (TopicReader markers = TopicReader.markersOf(bootstrapServers, name)) {
+        try (TopicReader markers = TopicReader.markersOf(bootstrapServers, name, TopicFormat.of(config))) {
             double pgCpu = ProcCpu.serverSeconds(pg);
             double jvmCpu = ProcCpu.jvmSeconds();
             ThreadCpu threads = ThreadCpu.snapshot();

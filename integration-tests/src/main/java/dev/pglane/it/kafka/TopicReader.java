@@ -37,7 +37,7 @@ public final class TopicReader implements AutoCloseable {
     private long lastRefresh;
     private long recordsRead;
 
-    private TopicReader(String bootstrapServers, Predicate<String> topics, String markerTopic) {
+    private TopicReader(String bootstrapServers, Predicate<String> topics, String markerTopic, TopicFormat format) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 bootstrapServers,
@@ -49,19 +49,19 @@ public final class TopicReader implements AutoCloseable {
                 5000);
         this.consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.topics = topics;
-        this.decoder = new WireDecoder(markerTopic);
+        this.decoder = new WireDecoder(markerTopic, format);
     }
 
-    /** A reader of every topic named {@code <topicPrefix>.*}: the changes, the markers and the messages. */
-    public static TopicReader forPrefix(String bootstrapServers, String topicPrefix) {
+    /** A reader of every topic named {@code <topicPrefix>.*}, written in {@code format}: changes, markers, messages. */
+    public static TopicReader forPrefix(String bootstrapServers, String topicPrefix, TopicFormat format) {
         String start = topicPrefix + ".";
-        return new TopicReader(bootstrapServers, topic -> topic.startsWith(start), start + "transactions");
+        return new TopicReader(bootstrapServers, topic -> topic.startsWith(start), start + "transactions", format);
     }
 
     /** A reader of the marker topic {@code <topicPrefix>.transactions} only: cheap to follow during a benchmark. */
-    public static TopicReader markersOf(String bootstrapServers, String topicPrefix) {
+    public static TopicReader markersOf(String bootstrapServers, String topicPrefix, TopicFormat format) {
         String markerTopic = topicPrefix + ".transactions";
-        return new TopicReader(bootstrapServers, markerTopic::equals, markerTopic);
+        return new TopicReader(bootstrapServers, markerTopic::equals, markerTopic, format);
     }
 
     /**

@@ -5,33 +5,31 @@ import dev.pglane.wire.envelope.ChangeEnvelope;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.marker.Marker;
 import dev.pglane.wire.marker.MarkerCodec;
-import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.connect.data.SchemaAndValue;
-import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.storage.Converter;
 
 /**
- * Turns raw Kafka records of a pglane source back into Connect data, as a consumer using the connector's example
- * converter ({@code JsonConverter} with {@code schemas.enable=true}) would, then into common-wire types.
+ * Turns raw Kafka records of a pglane source back into Connect data, as a consumer using the connector's converter
+ * would ({@link TopicFormat}: JSON with schemas, or Avro through the registry), then into common-wire types.
  *
  * <p>Besides what common-wire checks, it checks the one rule that spans key and value: the key's xid is the xid of
  * the record's transaction (0 for records outside one). A record breaking it fails here, naming where it was read.
  */
 public final class WireDecoder {
     private final String markerTopic;
-    private final JsonConverter keys = converter(true);
-    private final JsonConverter values = converter(false);
+    private final Converter keys;
+    private final Converter values;
 
-    /** @param markerTopic the {@code <prefix>.transactions} topic; every other topic holds change records */
-    public WireDecoder(String markerTopic) {
+    /**
+     * @param markerTopic the {@code <prefix>.transactions} topic; every other topic holds change records
+     * @param format how the source wrote its records
+     */
+    public WireDecoder(String markerTopic, TopicFormat format) {
         this.markerTopic = markerTopic;
-    }
-
-    private static JsonConverter converter(boolean isKey) {
-        JsonConverter converter = new JsonConverter();
-        converter.configure(Map.of("schemas.enable", "true"), isKey);
-        return converter;
+        this.keys = format.converter(true);
+        this.values = format.converter(false);
     }
 
     public WireRecord decode(ConsumerRecord<byte[], byte[]> record) {

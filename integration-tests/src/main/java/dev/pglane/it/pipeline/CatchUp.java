@@ -106,7 +106,8 @@ public final class CatchUp {
             awaitSlotConfirmed(source, sourceLsn, deadline, timeout);
         }
         CommittedTransactions committed = new CommittedTransactions(sourceLsn);
-        try (TopicReader markers = TopicReader.markersOf(pipeline.bootstrapServers(), pipeline.topicPrefix())) {
+        try (TopicReader markers =
+                TopicReader.markersOf(pipeline.bootstrapServers(), pipeline.topicPrefix(), pipeline.format())) {
             markers.readToEnd(committed::accept, remaining(deadline));
         }
         Progress progress = awaitProgress(committed.lastChangeEnd(), deadline, timeout);

@@ -1,5 +1,6 @@
 package dev.pglane.it.pipeline;
 
+import dev.pglane.it.kafka.TopicFormat;
 import dev.pglane.it.stack.ConnectRestClient;
 import dev.pglane.it.stack.Endpoints;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.Map;
  * @param topicPrefix the source connector's {@code topic.prefix}; its markers are on {@code <prefix>.transactions}
  * @param sinkName the sink connector's name, the {@code sink_name} of its progress row
  * @param progressTable the sink's {@code progress.table} (the sink must use {@code progress.store=table})
+ * @param format how the source writes its records
  */
 public record Pipeline(
         String sourceJdbcUrl,
@@ -21,7 +23,8 @@ public record Pipeline(
         String slot,
         String topicPrefix,
         String sinkName,
-        String progressTable) {
+        String progressTable,
+        TopicFormat format) {
     // the connectors' defaults (docs/source-config.md, docs/sink-config.md), for keys a config leaves out
     private static final String DEFAULT_SLOT = "pglane";
     private static final String DEFAULT_PROGRESS_TABLE = "public.pglane_progress";
@@ -49,6 +52,7 @@ public record Pipeline(
                 source.getOrDefault("slot.name", DEFAULT_SLOT),
                 source.get("topic.prefix"),
                 endpoints.sinkConnector(),
-                sink.getOrDefault("progress.table", DEFAULT_PROGRESS_TABLE));
+                sink.getOrDefault("progress.table", DEFAULT_PROGRESS_TABLE),
+                TopicFormat.of(source));
     }
 }

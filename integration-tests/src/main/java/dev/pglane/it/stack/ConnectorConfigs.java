@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
 public final class ConnectorConfigs {
     public static final String SOURCE_JSON = "config-examples/source-json.json";
     public static final String SINK_JSON = "config-examples/sink-json.json";
+    public static final String SOURCE_AVRO = "config-examples/source-avro.json";
+    public static final String SINK_AVRO = "config-examples/sink-avro.json";
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z0-9_]+)}");
     private static final ObjectMapper JSON = new ObjectMapper();

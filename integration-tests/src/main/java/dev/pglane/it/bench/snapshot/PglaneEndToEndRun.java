@@ -3,6 +3,7 @@ package dev.pglane.it.bench.snapshot;
 import dev.pglane.it.bench.CpuMeter;
 import dev.pglane.it.bench.SinkConnectorRun;
 import dev.pglane.it.bench.TargetDatabases;
+import dev.pglane.it.kafka.TopicFormat;
 import dev.pglane.it.pipeline.CatchUp;
 import dev.pglane.it.pipeline.Pipeline;
 import dev.pglane.it.stack.PostgresNode;
@@ -113,7 +114,8 @@ final class PglaneEndToEndRun {
                         sourceName,
                         sourceName,
                         sinkName,
-                        sinkConfig.get("progress.table"));
+                        sinkConfig.get("progress.table"),
+                        TopicFormat.JSON);
                 CatchUp.unlessFailed(pipeline, connectors.rest(), sourceName).await(CATCH_UP);
             }
             ComparisonReport comparison = targets.compare(database);

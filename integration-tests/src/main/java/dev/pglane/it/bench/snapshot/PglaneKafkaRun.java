@@ -1,6 +1,7 @@
 package dev.pglane.it.bench.snapshot;
 
 import dev.pglane.it.bench.CpuMeter;
+import dev.pglane.it.kafka.TopicFormat;
 import dev.pglane.it.kafka.TopicReader;
 import dev.pglane.it.stack.PostgresNode;
 import java.time.Duration;
@@ -30,7 +31,7 @@ final class PglaneKafkaRun {
         String slot = name;
         Map<String, String> config = connectors.source(name, slot, "initial_only", threads);
         SnapshotChunkCount chunks = new SnapshotChunkCount();
-        try (TopicReader markers = TopicReader.markersOf(connectors.bootstrapServers(), name)) {
+        try (TopicReader markers = TopicReader.markersOf(connectors.bootstrapServers(), name, TopicFormat.of(config))) {
             CpuMeter.Reading before = cpu.read();
             long begin = System.nanoTime();
             connectors.rest().putConnectorConfig(name, config);
