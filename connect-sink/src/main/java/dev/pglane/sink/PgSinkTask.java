@@ -91,7 +91,8 @@ public final class PgSinkTask extends SinkTask {
         DecodeSettings decoding = DecodeSettings.of(config);
         decodeLanes = new DecodeLanes(
                 decoding.threads(),
-                () -> new RecordDecoder(markerTopic, admission(config), PayloadReader.of(decoding.format())),
+                () -> new RecordDecoder(
+                        markerTopic, admission(config), PayloadReader.of(decoding.format(), decoding.avro())),
                 "pglane-" + sinkName);
         messagesTopic = TopicNames.perTable(config.sourceTopicPrefix()).messagesTopic();
         metrics = PgSinkMetrics.create(context, "pglane sink " + sinkName);

@@ -85,9 +85,17 @@ class PgSinkConnectorTest {
         assertEquals(List.of(), errors(props, "payload.format"));
         props.put("payload.format", "connect");
         assertEquals(
-                List.of("value.converter is " + bytes + ", which hands the sink bytes: set payload.format=json to"
-                        + " decode them"),
+                List.of("value.converter is " + bytes + ", which hands the sink bytes: set payload.format=json or"
+                        + " avro to decode them"),
                 errors(props, "payload.format"));
+        props.put("payload.format", "avro");
+        assertEquals(List.of(), errors(props, "payload.format"));
+        assertEquals(
+                List.of("payload.format=avro reads Avro through a schema registry: set its Apicurio API URL"),
+                errors(props, "payload.avro.apicurio.registry.url"));
+        props.put("payload.avro.apicurio.registry.url", "http://registry:8080/apis/registry/v2");
+        assertEquals(List.of(), errors(props, "payload.avro.apicurio.registry.url"));
+        props.put("payload.format", "connect");
         props.remove("value.converter");
         assertEquals(List.of(), errors(props, "payload.format"), "the worker's converter is not known here");
     }

@@ -10,6 +10,7 @@ import static org.apache.kafka.common.config.ConfigDef.Type.LIST;
 import static org.apache.kafka.common.config.ConfigDef.Type.LONG;
 import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
 
+import dev.pglane.connect.avro.AvroPayload;
 import dev.pglane.connect.config.ConfigGroup;
 import dev.pglane.connect.config.DatabaseSettings;
 import dev.pglane.connect.config.EnumChoice;
@@ -168,7 +169,9 @@ public final class PgSourceConfig extends AbstractConfig {
             + " (set key.converter and value.converter to org.apache.kafka.connect.converters.ByteArrayConverter);"
             + " for hosts with cores to spare, where the task thread is the source's busiest (on 2 cores it gained"
             + " nothing). connect: records carry Connect structs, which the worker's converters write on the task"
-            + " thread, one record after the other (for Avro through a schema registry, say).";
+            + " thread, one record after the other. avro: the lanes write Avro in Confluent's framing through the schema"
+            + " registry named by " + AvroPayload.REGISTRY_URL + ", with Apicurio's converter, which the worker"
+            + " passes on (ByteArrayConverter again): no schema travels with a record.";
     static final String PAYLOAD_FORMAT_DEFAULT = EnumChoice.valueOf(PayloadFormat.CONNECT);
     public static final EnumChoice<PayloadFormat> PAYLOAD_FORMATS = EnumChoice.of(PayloadFormat.class);
 
@@ -380,6 +383,11 @@ public final class PgSourceConfig extends AbstractConfig {
         return PAYLOAD_FORMATS.parse(getString(PAYLOAD_FORMAT));
     }
 
+    /** The settings of the lanes' Avro converter ({@code payload.avro.*}), for {@code payload.format=avro}. */
+    public Map<String, String> avroSettings() {
+        return AvroPayload.settings(originalsStrings());
+    }
+
     public RecordKey recordKey() {
         return RECORD_KEYS.parse(getString(RECORD_KEY));
     }
@@ -460,6 +468,7 @@ public final class PgSourceConfig extends AbstractConfig {
                 .define(INT, DECODER_LANES_DEFAULT, Range.between(0, 64), MEDIUM, DECODER_LANES_DOC);
         group.key(PAYLOAD_FORMAT, "Payload format", Width.SHORT)
                 .define(STRING, PAYLOAD_FORMAT_DEFAULT, PAYLOAD_FORMATS, MEDIUM, PAYLOAD_FORMAT_DOC);
+        AvroPayload.define(group);
         group.key(RECORD_KEY, "Record key", Width.SHORT)
                 .define(STRING, RECORD_KEY_DEFAULT, RECORD_KEYS, MEDIUM, RECORD_KEY_DOC);
         group.key(TOMBSTONES_ON_DELETE, "Tombstones on delete", Width.SHORT)

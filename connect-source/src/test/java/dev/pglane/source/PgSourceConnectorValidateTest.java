@@ -112,18 +112,26 @@ class PgSourceConnectorValidateTest {
         props.put("key.converter", bytes);
         props.put("value.converter", json);
         assertEquals(
-                List.of("payload.format=json writes the records' JSON in the decoder lanes, but value.converter is "
+                List.of("payload.format=json writes the records' bytes in the decoder lanes, but value.converter is "
                         + json + ", which would wrap those bytes once more: set key.converter and value.converter to "
                         + bytes),
                 errors(props).get("payload.format"));
         props.put("value.converter", bytes);
+        assertEquals(Map.of(), errors(props));
+        props.put("payload.format", "avro");
+        assertEquals(
+                Map.of(
+                        "payload.avro.apicurio.registry.url",
+                        List.of("payload.format=avro writes Avro through a schema registry: set its Apicurio API URL")),
+                errors(props));
+        props.put("payload.avro.apicurio.registry.url", "http://registry:8080/apis/registry/v2");
         assertEquals(Map.of(), errors(props));
         props.put("payload.format", "connect");
         assertOn(
                 errors(props),
                 "payload.format",
                 "key.converter is " + bytes + ", which cannot write the source's"
-                        + " Connect structs: set payload.format=json");
+                        + " Connect structs: set payload.format=json or avro");
         props.remove("key.converter");
         props.remove("value.converter");
         assertEquals(Map.of(), errors(props), "the worker's converters are not known here");

@@ -76,7 +76,10 @@ class PgSourceTaskTest {
 
     /** Either payload format: with json the lanes write the same records as JSON, which read back the same. */
     @ParameterizedTest
-    @EnumSource(PayloadFormat.class)
+    // Avro needs a schema registry: AvroPipelineIT runs it against a real one
+    @EnumSource(
+            value = PayloadFormat.class,
+            names = {"CONNECT", "JSON"})
     void interleavedTransactionsArriveInCommitOrderAndAcknowledgedEndsReachTheSlot(PayloadFormat format)
             throws Exception {
         String slot = "task_order_" + EnumChoice.valueOf(format);

@@ -19,20 +19,26 @@ public enum PayloadFormat {
      * writes or reads them on threads of its own, and the worker's converters must pass them through untouched
      * ({@code ByteArrayConverter}).
      */
-    JSON;
+    JSON,
+    /**
+     * As bytes holding Avro with Confluent's framing, written and read through a schema registry by Apicurio's
+     * converter ({@link dev.pglane.connect.avro.AvroPayload}) on the connector's threads; the worker's converters pass
+     * them through ({@code ByteArrayConverter}).
+     */
+    AVRO;
 
     /** The one converter that passes bytes through as they are. */
     public static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
 
     /**
      * The first of {@code converterKeys} set in {@code props} (a connector's config) to a converter that does not fit
-     * this format: one other than {@link #BYTE_ARRAY_CONVERTER} for JSON, that one for CONNECT. A key left to the
-     * worker's default is not seen here.
+     * this format: one other than {@link #BYTE_ARRAY_CONVERTER} for JSON and AVRO, that one for CONNECT. A key left to
+     * the worker's default is not seen here.
      */
     public Optional<Map.Entry<String, String>> misfit(Map<String, String> props, List<String> converterKeys) {
         for (String key : converterKeys) {
             String converter = props.getOrDefault(key, "").trim();
-            if (!converter.isEmpty() && converter.equals(BYTE_ARRAY_CONVERTER) != (this == JSON)) {
+            if (!converter.isEmpty() && converter.equals(BYTE_ARRAY_CONVERTER) != (this != CONNECT)) {
                 return Optional.of(Map.entry(key, converter));
             }
         }

@@ -1,7 +1,10 @@
 package dev.pglane.sink.decode;
 
+import dev.pglane.connect.avro.AvroPayload;
 import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.connect.json.PglaneJsonConverter;
+import java.util.Locale;
+import java.util.Map;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -19,12 +22,33 @@ public interface PayloadReader {
     /** @throws DataException if the key cannot be read */
     Object key(SinkRecord record);
 
-    /** A new reader of {@code format}. */
-    static PayloadReader of(PayloadFormat format) {
+    /**
+     * A new reader of {@code format}.
+     *
+     * @param avro the Avro converter's settings ({@link AvroPayload#settings}), for {@code AVRO}
+     */
+    static PayloadReader of(PayloadFormat format, Map<String, String> avro) {
         return switch (format) {
             case CONNECT -> new AsDelivered();
             case JSON -> new JsonBytes();
+            case AVRO -> new AvroBytes(avro);
         };
+    }
+
+    /**
+     * The bytes a record's value arrived as. A value that is not bytes means the connector's value.converter is not
+     * ByteArrayConverter: a setting to fix, not a bad record, so the task stops.
+     */
+    private static byte[] bytes(SinkRecord record, PayloadFormat format) {
+        if (record.value() instanceof byte[] bytes) {
+            return bytes;
+        }
+        String name = format.name().toLowerCase(Locale.ROOT);
+        throw new ConnectException("payload.format=" + name + " reads the records' bytes, but record " + record.topic()
+                + "-" + record.kafkaPartition() + "@" + record.kafkaOffset() + " arrived as "
+                + record.value().getClass().getName()
+                + ": set value.converter (and key.converter) of the connector to"
+                + " org.apache.kafka.connect.converters.ByteArrayConverter, or payload.format=connect");
     }
 
     /** The worker's converters already did the work. */
@@ -42,9 +66,8 @@ public interface PayloadReader {
 
     /**
      * JSON with schemas, read by pglane's JsonConverter (Kafka's, faster), with the wire's own structs as
-     * {@link dev.pglane.wire.FieldValues} ({@link WireBlocks}). A value that is not bytes means the connector's
-     * value.converter is not ByteArrayConverter: a setting to fix, not a bad record, so the task stops. A key may
-     * arrive converted already (its converter was left as it was); only its xid is ever read.
+     * {@link dev.pglane.wire.FieldValues} ({@link WireBlocks}). A key may arrive converted already (its converter was
+     * left as it was); only its xid is ever read.
      */
     final class JsonBytes implements PayloadReader {
         private final PglaneJsonConverter values = PglaneJsonConverter.withSchemas(false);
@@ -52,18 +75,47 @@ public interface PayloadReader {
 
         @Override
         public Object value(SinkRecord record) {
-            Object value = record.value();
-            if (value == null) {
+            if (record.value() == null) {
                 return null;
             }
-            if (!(value instanceof byte[] bytes)) {
-                throw new ConnectException("payload.format=json reads the records' bytes, but record " + record.topic()
-                        + "-" + record.kafkaPartition() + "@" + record.kafkaOffset() + " arrived as "
-                        + value.getClass().getName()
-                        + ": set value.converter (and key.converter) of the connector to"
-                        + " org.apache.kafka.connect.converters.ByteArrayConverter, or payload.format=connect");
-            }
+            byte[] bytes = bytes(record, PayloadFormat.JSON);
             return values.toValue(record.topic(), bytes, WireBlocks.INSTANCE);
+        }
+
+        @Override
+        public Object key(SinkRecord record) {
+            return record.key() instanceof byte[] bytes
+                    ? keys.toConnectData(record.topic(), bytes).value()
+                    : record.key();
+        }
+    }
+
+    /**
+     * Avro with Confluent's framing, read through the schema registry by Apicurio's converter, as Connect structs. A
+     * registry that cannot be reached fails the batch as retriable, so Connect delivers it again ({@link
+     * AvroPayload#failure}).
+     */
+    final class AvroBytes implements PayloadReader {
+        private final Converter values;
+        private final Converter keys;
+
+        AvroBytes(Map<String, String> settings) {
+            this.values = AvroPayload.converter(settings, false);
+            this.keys = AvroPayload.converter(settings, true);
+        }
+
+        @Override
+        public Object value(SinkRecord record) {
+            if (record.value() == null) {
+                return null;
+            }
+            byte[] bytes = bytes(record, PayloadFormat.AVRO);
+            try {
+                return values.toConnectData(record.topic(), bytes).value();
+            } catch (RuntimeException e) {
+                throw AvroPayload.failure(
+                        e, "record " + record.topic() + "-" + record.kafkaPartition() + "@" + record.kafkaOffset());
+            }
         }
 
         @Override

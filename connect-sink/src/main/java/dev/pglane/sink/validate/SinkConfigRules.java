@@ -6,6 +6,7 @@ import static dev.pglane.sink.PgSinkConfig.TABLE_INCLUDE_LIST;
 import static dev.pglane.sink.PgSinkConfig.TABLE_NAME_FORMAT;
 import static dev.pglane.sink.decode.DecodeSettings.PAYLOAD_FORMAT;
 
+import dev.pglane.connect.avro.AvroPayload;
 import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.connect.validate.ValidationReport;
@@ -16,6 +17,7 @@ import dev.pglane.sink.target.TableMapping;
 import dev.pglane.wire.TopicNames;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -76,25 +78,32 @@ final class SinkConfigRules {
     }
 
     /**
-     * With payload.format=json the sink reads bytes, so the connector's value converter must leave them as they are;
-     * with connect it must not. A converter left to the worker's default is not seen here: the task names it then.
+     * With payload.format=json or avro the sink reads bytes, so the connector's value converter must leave them as
+     * they are, and avro needs the registry; with connect the converter must not pass bytes. A converter left to the
+     * worker's default is not seen here: the task names it then.
      */
     private static void checkPayloadFormat(ValidationReport report, Map<String, String> props) {
         if (!report.isValid(PAYLOAD_FORMAT)) {
             return;
         }
         PayloadFormat format = DecodeSettings.PAYLOAD_FORMATS.parse((String) report.value(PAYLOAD_FORMAT));
+        String name = PAYLOAD_FORMAT + "=" + format.name().toLowerCase(Locale.ROOT);
         format.misfit(props, List.of(VALUE_CONVERTER))
                 .ifPresent(misfit -> report.add(new ConfigProblem(
                         PAYLOAD_FORMAT,
-                        format == PayloadFormat.JSON
-                                ? PAYLOAD_FORMAT + "=json decodes the records' bytes itself, but " + VALUE_CONVERTER
-                                        + " is "
+                        format == PayloadFormat.CONNECT
+                                ? VALUE_CONVERTER + " is " + PayloadFormat.BYTE_ARRAY_CONVERTER
+                                        + ", which hands the sink bytes: set " + PAYLOAD_FORMAT + "=json or avro to"
+                                        + " decode them"
+                                : name + " decodes the records' bytes itself, but " + VALUE_CONVERTER + " is "
                                         + misfit.getValue() + ": set it (and key.converter) to "
-                                        + PayloadFormat.BYTE_ARRAY_CONVERTER
-                                : VALUE_CONVERTER + " is " + PayloadFormat.BYTE_ARRAY_CONVERTER
-                                        + ", which hands the sink" + " bytes: set " + PAYLOAD_FORMAT
-                                        + "=json to decode them")));
+                                        + PayloadFormat.BYTE_ARRAY_CONVERTER)));
+        if (format == PayloadFormat.AVRO
+                && props.getOrDefault(AvroPayload.REGISTRY_URL, "").isBlank()) {
+            report.add(new ConfigProblem(
+                    AvroPayload.REGISTRY_URL,
+                    name + " reads Avro through a schema registry: set its Apicurio API URL"));
+        }
     }
 
     private static String missingMarker(String key, String value, String marker) {

@@ -1,24 +1,31 @@
 package dev.pglane.source.decode;
 
+import dev.pglane.connect.avro.AvroPayload;
 import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.connect.json.PglaneJsonConverter;
+import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.apache.kafka.connect.storage.Converter;
 
 /**
  * What a record carries to Connect as its key and value: the Connect data itself, for the worker's converters to
- * write on the task thread, or, with {@code payload.format=json}, the JSON bytes those converters would have
- * written, made here on the decoder lanes, several records at once. Thread-safe: all lanes share one.
+ * write on the task thread, or, with {@code payload.format=json} or {@code avro}, the bytes those converters would
+ * have written, made here on the decoder lanes, several records at once. Thread-safe: all lanes share one.
  */
 public interface RecordEncoding {
 
     /** The key's or value's schema and value as the record carries them. */
     SchemaAndValue encode(String topic, Schema schema, Object data, boolean isKey);
 
-    static RecordEncoding of(PayloadFormat format) {
+    /** @param avro the Avro converter's settings ({@link AvroPayload#settings}), for {@code AVRO} */
+    static RecordEncoding of(PayloadFormat format, Map<String, String> avro) {
         return switch (format) {
             case CONNECT -> (topic, schema, data, isKey) -> new SchemaAndValue(schema, data);
             case JSON -> new JsonBytes();
+            case AVRO -> new AvroBytes(avro);
         };
     }
 
@@ -37,6 +44,41 @@ public interface RecordEncoding {
         public SchemaAndValue encode(String topic, Schema schema, Object data, boolean isKey) {
             byte[] bytes = (isKey ? keys : values).get().fromConnectData(topic, schema, data);
             return new SchemaAndValue(Schema.OPTIONAL_BYTES_SCHEMA, bytes);
+        }
+    }
+
+    /**
+     * Avro with Confluent's framing, written through the schema registry by Apicurio's converter, passed through by
+     * {@code ByteArrayConverter}. Every lane has converters of its own, each with its own cache of registered schemas.
+     * A registry that cannot be reached, after a few attempts, ends the session as retriable: the task reconnects and
+     * sends the unconfirmed transactions again.
+     */
+    final class AvroBytes implements RecordEncoding {
+        /** Lanes registering a new schema at once may collide; asked again, the registry has it. */
+        private static final int ATTEMPTS = 3;
+
+        private final ThreadLocal<Converter> keys;
+        private final ThreadLocal<Converter> values;
+
+        AvroBytes(Map<String, String> settings) {
+            this.keys = ThreadLocal.withInitial(() -> AvroPayload.converter(settings, true));
+            this.values = ThreadLocal.withInitial(() -> AvroPayload.converter(settings, false));
+        }
+
+        @Override
+        public SchemaAndValue encode(String topic, Schema schema, Object data, boolean isKey) {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    byte[] bytes = (isKey ? keys : values).get().fromConnectData(topic, schema, data);
+                    return new SchemaAndValue(Schema.OPTIONAL_BYTES_SCHEMA, bytes);
+                } catch (RuntimeException e) {
+                    ConnectException failure =
+                            AvroPayload.failure(e, "a " + (isKey ? "key" : "value") + " of topic " + topic);
+                    if (!(failure instanceof RetriableException) || attempt == ATTEMPTS) {
+                        throw failure;
+                    }
+                }
+            }
         }
     }
 }

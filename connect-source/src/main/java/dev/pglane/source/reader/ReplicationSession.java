@@ -288,7 +288,7 @@ public final class ReplicationSession implements AutoCloseable {
                 config.database().database(),
                 topics,
                 envelopes,
-                RecordEncoding.of(config.payloadFormat()),
+                RecordEncoding.of(config.payloadFormat(), config.avroSettings()),
                 new RecordKeys(config.recordKey(), config.tombstonesOnDelete()));
         return new DecoderLanes(
                 start.connectorName(),

@@ -2,9 +2,12 @@ package dev.pglane.source.validate;
 
 import static dev.pglane.source.PgSourceConfig.PAYLOAD_FORMAT;
 
+import dev.pglane.connect.avro.AvroPayload;
 import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.connect.validate.ConfigProblem;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -19,20 +22,32 @@ public final class ConverterRules {
 
     private ConverterRules() {}
 
-    /** What in {@code props} (a connector's whole config) does not fit {@code format}; empty if nothing. */
+    /**
+     * What in {@code props} (a connector's whole config) does not fit {@code format}, the registry URL that Avro needs
+     * included; empty if nothing.
+     */
     public static List<ConfigProblem> problems(PayloadFormat format, Map<String, String> props) {
-        return format.misfit(props, CONVERTERS).stream()
-                .map(misfit -> new ConfigProblem(PAYLOAD_FORMAT, message(format, misfit.getKey(), misfit.getValue())))
-                .toList();
+        List<ConfigProblem> problems = new ArrayList<>();
+        format.misfit(props, CONVERTERS)
+                .ifPresent(misfit -> problems.add(
+                        new ConfigProblem(PAYLOAD_FORMAT, message(format, misfit.getKey(), misfit.getValue()))));
+        if (format == PayloadFormat.AVRO
+                && props.getOrDefault(AvroPayload.REGISTRY_URL, "").isBlank()) {
+            problems.add(new ConfigProblem(
+                    AvroPayload.REGISTRY_URL,
+                    PAYLOAD_FORMAT + "=avro writes Avro through a schema registry: set its Apicurio API URL"));
+        }
+        return problems;
     }
 
     private static String message(PayloadFormat format, String key, String converter) {
-        if (format == PayloadFormat.JSON) {
-            return PAYLOAD_FORMAT + "=json writes the records' JSON in the decoder lanes, but " + key + " is "
-                    + converter + ", which would wrap those bytes once more: set key.converter and value.converter to "
-                    + PayloadFormat.BYTE_ARRAY_CONVERTER;
+        if (format != PayloadFormat.CONNECT) {
+            return PAYLOAD_FORMAT + "=" + format.name().toLowerCase(Locale.ROOT) + " writes the records' bytes in the"
+                    + " decoder lanes, but " + key + " is " + converter + ", which would wrap those bytes once more:"
+                    + " set key.converter and value.converter to " + PayloadFormat.BYTE_ARRAY_CONVERTER;
         }
         return key + " is " + converter + ", which cannot write the source's Connect structs: set " + PAYLOAD_FORMAT
-                + "=json to have the decoder lanes write JSON for it to pass on, or choose another converter";
+                + "=json or avro to have the decoder lanes write the bytes for it to pass on, or choose another"
+                + " converter";
     }
 }

@@ -67,7 +67,12 @@ class RecordFactoryTest {
 
     private static RecordFactory factory(PayloadFormat format) {
         return new RecordFactory(
-                "9.9.9", "inventory", TOPICS, ENVELOPES, RecordEncoding.of(format), RecordKeys.BY_TRANSACTION);
+                "9.9.9",
+                "inventory",
+                TOPICS,
+                ENVELOPES,
+                RecordEncoding.of(format, Map.of()),
+                RecordKeys.BY_TRANSACTION);
     }
 
     /** The one record {@code item} makes. */

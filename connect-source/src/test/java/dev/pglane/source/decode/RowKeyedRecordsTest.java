@@ -55,7 +55,7 @@ class RowKeyedRecordsTest {
                 "inventory",
                 TOPICS,
                 ENVELOPES,
-                RecordEncoding.of(format),
+                RecordEncoding.of(format, Map.of()),
                 new RecordKeys(RecordKey.ROW, tombstones));
     }
 

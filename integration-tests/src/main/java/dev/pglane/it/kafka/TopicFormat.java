@@ -23,10 +23,16 @@ public record TopicFormat(String registryUrl) {
         return new TopicFormat(registryUrl);
     }
 
-    /** The format a source connector with {@code config} writes: Avro when its value converter is Apicurio's. */
+    /**
+     * The format a source connector with {@code config} writes: Avro when its value converter is Apicurio's, or when
+     * its decoder lanes write Avro ({@code payload.format=avro}); JSON otherwise.
+     */
     public static TopicFormat of(Map<String, String> config) {
         if (AVRO_CONVERTER.equals(config.get("value.converter"))) {
             return avro(config.get("value.converter.apicurio.registry.url"));
+        }
+        if ("avro".equals(config.get("payload.format"))) {
+            return avro(config.get("payload.avro.apicurio.registry.url"));
         }
         return JSON;
     }
