@@ -1,6 +1,7 @@
 package dev.pglane.source.decode;
 
 import dev.pglane.connect.avro.AvroPayload;
+import dev.pglane.connect.avro.AvroWriter;
 import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.connect.json.PglaneJsonConverter;
 import java.util.Map;
@@ -8,7 +9,6 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
-import org.apache.kafka.connect.storage.Converter;
 
 /**
  * What a record carries to Connect as its key and value: the Connect data itself, for the worker's converters to
@@ -48,8 +48,9 @@ public interface RecordEncoding {
     }
 
     /**
-     * Avro with Confluent's framing, written through the schema registry by Apicurio's converter, passed through by
-     * {@code ByteArrayConverter}. Every lane has converters of its own, each with its own cache of registered schemas.
+     * Avro with Confluent's framing, as Apicurio's converter writes it through the schema registry ({@link
+     * AvroWriter}: the converter registers each schema, the writer writes the records), passed through by {@code
+     * ByteArrayConverter}. Every lane has writers of its own, each with its own cache of registered schemas.
      * A registry that cannot be reached, after a few attempts, ends the session as retriable: the task reconnects and
      * sends the unconfirmed transactions again.
      */
@@ -57,19 +58,20 @@ public interface RecordEncoding {
         /** Lanes registering a new schema at once may collide; asked again, the registry has it. */
         private static final int ATTEMPTS = 3;
 
-        private final ThreadLocal<Converter> keys;
-        private final ThreadLocal<Converter> values;
+        private final ThreadLocal<AvroWriter> keys;
+        private final ThreadLocal<AvroWriter> values;
 
         AvroBytes(Map<String, String> settings) {
-            this.keys = ThreadLocal.withInitial(() -> AvroPayload.converter(settings, true));
-            this.values = ThreadLocal.withInitial(() -> AvroPayload.converter(settings, false));
+            this.keys = ThreadLocal.withInitial(() -> new AvroWriter(AvroPayload.converter(settings, true), settings));
+            this.values =
+                    ThreadLocal.withInitial(() -> new AvroWriter(AvroPayload.converter(settings, false), settings));
         }
 
         @Override
         public SchemaAndValue encode(String topic, Schema schema, Object data, boolean isKey) {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    byte[] bytes = (isKey ? keys : values).get().fromConnectData(topic, schema, data);
+                    byte[] bytes = (isKey ? keys : values).get().write(topic, schema, data);
                     return new SchemaAndValue(Schema.OPTIONAL_BYTES_SCHEMA, bytes);
                 } catch (RuntimeException e) {
                     ConnectException failure =

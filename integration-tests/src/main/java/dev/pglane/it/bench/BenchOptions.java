@@ -2,6 +2,7 @@ package dev.pglane.it.bench;
 
 import dev.pglane.it.stack.PostgresVersion;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,6 +12,9 @@ import java.util.Set;
  *
  * @param connector false to measure pg_recvlogical alone (no broker or worker is started)
  * @param connectorSettings changes to the example connector config, e.g. producer overrides
+ * @param formats what the connector writes into Kafka, each measured as a reader of its own: {@code json} (the
+ *     example config) and {@code avro} (Avro written in the decoder lanes through a schema registry the benchmark
+ *     starts)
  */
 public record BenchOptions(
         PostgresVersion version,
@@ -21,7 +25,8 @@ public record BenchOptions(
         Path pluginPath,
         Path pgRecvlogical,
         boolean connector,
-        Map<String, String> connectorSettings) {
+        Map<String, String> connectorSettings,
+        Set<String> formats) {
 
     static final String USAGE = String.join(
             "\n",
@@ -39,6 +44,8 @@ public record BenchOptions(
             "  --pgbench FILE           (default /usr/bin/pgbench)",
             "  --pg-recvlogical FILE    (default /usr/bin/pg_recvlogical)",
             "  --no-connector           measure pg_recvlogical only",
+            "  --format F               json, avro or both: what the connector writes (default json); avro is",
+            "                           written in its decoder lanes through an Apicurio registry the bench starts",
             "  --connector-setting K=V  change one key of the example connector config (repeatable), e.g.",
             "                           producer.override.batch.size=1048576");
 
@@ -59,6 +66,15 @@ public record BenchOptions(
                 words.path("--plugin-path", "integration-tests/target/plugin-path"),
                 words.path("--pg-recvlogical", "/usr/bin/pg_recvlogical"),
                 !words.flag("--no-connector"),
-                words.settings("--connector-setting"));
+                words.settings("--connector-setting"),
+                formats(words.text("--format", "json")));
+    }
+
+    private static Set<String> formats(String option) {
+        return switch (option) {
+            case "json", "avro" -> Set.of(option);
+            case "both" -> new LinkedHashSet<>(List.of("json", "avro"));
+            default -> throw new IllegalArgumentException("--format must be json, avro or both: " + option);
+        };
     }
 }

@@ -43,7 +43,8 @@ final class BenchReport {
             Map<String, Spread> clientCpuBreakdown,
             Spread cpuPerThousandTransactions,
             Spread rateVsRecvLogical,
-            Spread rateVsDebezium) {}
+            Spread rateVsDebezium,
+            Spread bytesPerChange) {}
 
     private final String environment;
     private final List<Run> runs = new ArrayList<>();
@@ -95,7 +96,8 @@ final class BenchReport {
                 breakdownSpread,
                 spread(measured, m -> (m.sourceCpuSeconds() + m.clientCpuSeconds()) / m.transactions() * 1000),
                 system.isPglane() ? ratios(workloadRuns, system, SourceSystem.RECVLOGICAL) : null,
-                system.isPglane() ? ratios(workloadRuns, system, SourceSystem.DEBEZIUM) : null);
+                system.isPglane() ? ratios(workloadRuns, system, SourceSystem.DEBEZIUM) : null,
+                system.runsInConnect() ? spread(measured, Measurement::bytesPerChange) : null);
     }
 
     /** {@code system}'s changes/s over {@code reference}'s on the same backlog, per run; null if never both. */
@@ -147,8 +149,9 @@ final class BenchReport {
     String tables() {
         StringBuilder md = new StringBuilder();
         md.append("| workload | system | WAL MB | tx | changes | runs | median s | changes/s | changes/s min..max"
-                + " | tx/s | vs pg_recvlogical | vs Debezium | client CPU s | src PG CPU s | CPU s per 1,000 tx |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | tx/s | vs pg_recvlogical | vs Debezium | client CPU s | src PG CPU s | CPU s per 1,000 tx"
+                + " | bytes per change |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         Map<String, AsciiBars> charts = new LinkedHashMap<>();
         for (Summary s : summaries()) {
             Backlog.Info backlog = runs.stream()
@@ -173,13 +176,17 @@ final class BenchReport {
                     ratio(s.rateVsDebezium()),
                     format("%.2f", s.clientCpuSeconds().median()),
                     format("%.2f", s.sourceCpuSeconds().median()),
-                    format("%.2f", s.cpuPerThousandTransactions().median())));
+                    format("%.2f", s.cpuPerThousandTransactions().median()),
+                    s.bytesPerChange() == null
+                            ? "-"
+                            : format("%.0f", s.bytesPerChange().median())));
             charts.computeIfAbsent(s.workload().label(), w -> new AsciiBars())
                     .bar(s.system(), s.changesPerSecond().median());
         }
         md.append(
                 "\nClient CPU: pg_recvlogical's process; the engine's JVM for the no-op runs; for pglane into Kafka the"
-                        + " whole JVM of the worker and the broker. CPU per 1,000 tx adds the source server's.\n");
+                        + " whole JVM of the worker and the broker. CPU per 1,000 tx adds the source server's. Bytes per"
+                        + " change: key and value of the change records as a consumer receives them (uncompressed).\n");
         charts.forEach((workload, chart) -> md.append("\nMedian changes/s, ")
                 .append(workload)
                 .append(":\n\n```\n")

@@ -1,5 +1,6 @@
 package dev.pglane.it.bench;
 
+import dev.pglane.it.kafka.TopicBytes;
 import dev.pglane.it.kafka.TopicFormat;
 import dev.pglane.it.kafka.TopicReader;
 import dev.pglane.it.kafka.WireRecord;
@@ -23,6 +24,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  */
 public final class ConnectorRun {
     static final String SYSTEM = "pglane source -> Kafka (JSON)";
+    static final String SYSTEM_AVRO = "pglane source -> Kafka (Avro)";
     private static final Duration CATCH_UP = Duration.ofMinutes(30);
 
     private final PostgresNode server;
@@ -60,8 +62,17 @@ public final class ConnectorRun {
                         + " transactions with " + ends.changes + " changes; the backlog has "
                         + backlog.transactions() + " with " + backlog.changes());
             }
+            // after the timed part: the records as consumers receive them, for bytes per change
+            long recordBytes = TopicBytes.ofChanges(bootstrapServers, name);
             return new Measurement(
-                    SYSTEM, seconds, backlog.transactions(), backlog.changes(), pgCpu, jvmCpu, breakdown);
+                    TopicFormat.of(config).registryUrl() == null ? SYSTEM : SYSTEM_AVRO,
+                    seconds,
+                    backlog.transactions(),
+                    backlog.changes(),
+                    pgCpu,
+                    jvmCpu,
+                    breakdown,
+                    recordBytes);
         } finally {
             remove(name, slot);
         }

@@ -174,7 +174,8 @@ public final class EngineRun {
                 changes,
                 child.sourcePgCpu(),
                 figures.path("cpu_s").asDouble(),
-                Map.of());
+                Map.of(),
+                0L);
     }
 
     /** The child JVM's result (its figures, checked for an error) and the source server's CPU over its life. */

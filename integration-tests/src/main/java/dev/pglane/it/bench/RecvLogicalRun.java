@@ -72,7 +72,7 @@ final class RecvLogicalRun {
             throw new IllegalStateException("pg_recvlogical failed (" + rc + "):\n" + stderr);
         }
         return new Measurement(
-                SYSTEM, seconds, backlog.transactions(), backlog.changes(), pgCpu, childCpu(stderr), Map.of());
+                SYSTEM, seconds, backlog.transactions(), backlog.changes(), pgCpu, childCpu(stderr), Map.of(), 0L);
     }
 
     /** The children's user + system seconds: the second line of bash's {@code times}, e.g. {@code 0m4.770s 0m1.2s}. */

@@ -9,6 +9,7 @@ import java.util.Arrays;
 enum SourceSystem {
     RECVLOGICAL(RecvLogicalRun.SYSTEM, "pg_recvlogical", "dev_null"),
     PGLANE_KAFKA(ConnectorRun.SYSTEM, "pglane", "kafka_json"),
+    PGLANE_KAFKA_AVRO(ConnectorRun.SYSTEM_AVRO, "pglane", "kafka_avro"),
     PGLANE_NOOP(EngineRun.PGLANE, "pglane", "noop"),
     DEBEZIUM(EngineRun.DEBEZIUM, "debezium", "noop");
 
@@ -48,7 +49,7 @@ enum SourceSystem {
 
     /** Whether the client CPU is a Connect worker's JVM (with its broker), not a client process of its own. */
     boolean runsInConnect() {
-        return this == PGLANE_KAFKA;
+        return this == PGLANE_KAFKA || this == PGLANE_KAFKA_AVRO;
     }
 
     /** The slot this reader catches up from in run {@code run}. */

@@ -3,9 +3,12 @@ package dev.pglane.it.bench;
 import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.KafkaNode;
 import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.stack.RegistryNode;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,14 +37,16 @@ public final class SourceThroughputBench {
     private static String run(BenchOptions options, Path workDir) throws Exception {
         try (PostgresNode server = BenchServers.source("bench-source", options.version(), workDir, 2);
                 KafkaNode kafka = options.connector() ? KafkaNode.start(workDir) : null;
-                ConnectNode connect = options.connector()
-                        ? ConnectNode.start(kafka.bootstrapServers(), options.pluginPath())
+                ConnectNode connect =
+                        options.connector() ? ConnectNode.start(kafka.bootstrapServers(), options.pluginPath()) : null;
+                RegistryNode registry = options.connector() && options.formats().contains("avro")
+                        ? RegistryNode.start(workDir.resolve("registry"))
                         : null) {
             Backlog backlog = new Backlog(server, options.backlog());
             backlog.prepare();
             BenchReport report = new BenchReport(environment(options, server));
             for (Workload workload : options.workloads()) {
-                SourceStage stage = stage(options, server, kafka, connect, workload);
+                SourceStage stage = stage(options, server, kafka, connect, registry, workload);
                 for (int run = 1; run <= options.runs(); run++) {
                     String[] slots = stage.slots(run).toArray(String[]::new);
                     Backlog.Info info = backlog.create(workload, slots);
@@ -62,24 +67,49 @@ public final class SourceThroughputBench {
         }
     }
 
-    /** pg_recvlogical, and the connector into Kafka unless --no-connector; each run's topics deleted after it. */
+    /**
+     * pg_recvlogical, and the connector into Kafka unless --no-connector, once per format; each run's topics deleted
+     * after it.
+     */
     private static SourceStage stage(
-            BenchOptions options, PostgresNode server, KafkaNode kafka, ConnectNode connect, Workload workload) {
+            BenchOptions options,
+            PostgresNode server,
+            KafkaNode kafka,
+            ConnectNode connect,
+            RegistryNode registry,
+            Workload workload) {
         RecvLogicalRun recvLogical = new RecvLogicalRun(server, options.pgRecvlogical());
         int protocol = protocolVersion(options.version().major());
         SourceStage stage = new SourceStage()
                 .with(SourceSystem.RECVLOGICAL, (slot, info, run) -> recvLogical.measure(slot, info, protocol));
-        if (connect != null) {
-            ConnectorRun connector =
-                    new ConnectorRun(server, connect.rest(), kafka.bootstrapServers(), options.connectorSettings());
-            stage.with(SourceSystem.PGLANE_KAFKA, (slot, info, run) -> {
-                String name = "bench_" + workload.label() + "_" + run;
+        if (connect == null) {
+            return stage;
+        }
+        for (String format : options.formats()) {
+            Map<String, String> settings = new HashMap<>(options.connectorSettings());
+            SourceSystem system = SourceSystem.PGLANE_KAFKA;
+            if (format.equals("avro")) {
+                settings.putAll(avroInLanes(registry));
+                system = SourceSystem.PGLANE_KAFKA_AVRO;
+            }
+            ConnectorRun connector = new ConnectorRun(server, connect.rest(), kafka.bootstrapServers(), settings);
+            stage.with(system, (slot, info, run) -> {
+                String name = "bench_" + workload.label() + "_" + format + "_" + run;
                 Measurement measured = connector.measure(slot, info, name);
                 connector.deleteTopics(name);
                 return measured;
             });
         }
         return stage;
+    }
+
+    /** Avro written by the decoder lanes through {@code registry}, passed through by the worker. */
+    static Map<String, String> avroInLanes(RegistryNode registry) {
+        return Map.of(
+                "payload.format", "avro",
+                "payload.avro.apicurio.registry.url", registry.apicurioV2Url(),
+                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
     }
 
     /** The pgoutput protocol version the connector uses on this major: 2 on 14, 3 on 15, 4 from 16 on. */
@@ -92,7 +122,8 @@ public final class SourceThroughputBench {
                 Locale.ROOT,
                 "PostgreSQL %s (%s); %d cores;"
                         + " pgbench -i -s %d, then -c %d -j %d -t %d per run; bulk %d rows in 1,000-row transactions;"
-                        + " connector: config-examples/source-json.json (pglane's JSON converter, schemas on), Kafka and Connect"
+                        + " connector: config-examples/source-json.json (pglane's JSON converter, schemas on), or with"
+                        + " --format avro Avro written in its decoder lanes through Apicurio Registry; Kafka and Connect"
                         + " in the benchmark's JVM (its CPU counts the broker too); each run on a fresh backlog"
                         + " after two slots at the same position (pg_copy_logical_replication_slot);"
                         + " connector settings changed: %s.",

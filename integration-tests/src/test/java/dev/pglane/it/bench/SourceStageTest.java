@@ -16,7 +16,7 @@ class SourceStageTest {
     private SourceStage.Reader reader(SourceSystem system) {
         return (slot, backlog, run) -> {
             calls.add(slot);
-            return new Measurement(system.label(), 1, 1, 1, 0, 0, Map.of());
+            return new Measurement(system.label(), 1, 1, 1, 0, 0, Map.of(), 0L);
         };
     }
 

@@ -73,9 +73,9 @@ class SuiteReportTest {
     void sourceEntriesNameTheSystemAndTheConsumerAndPutAClientsCpuApartFromConnect() throws Exception {
         Backlog.Info info = new Backlog.Info(Workload.BULK, 10, 10_000, null, null, 1, null, 1.0);
         List<Measurement> measured = List.of(
-                new Measurement(SourceSystem.RECVLOGICAL.label(), 2.0, 10, 10_000, 1.5, 0.5, Map.of()),
-                new Measurement(SourceSystem.PGLANE_KAFKA.label(), 4.0, 10, 10_000, 1.5, 6.0, Map.of()),
-                new Measurement(SourceSystem.DEBEZIUM.label(), 8.0, 10, 10_000, 1.5, 9.0, Map.of()));
+                new Measurement(SourceSystem.RECVLOGICAL.label(), 2.0, 10, 10_000, 1.5, 0.5, Map.of(), 0L),
+                new Measurement(SourceSystem.PGLANE_KAFKA.label(), 4.0, 10, 10_000, 1.5, 6.0, Map.of(), 0L),
+                new Measurement(SourceSystem.DEBEZIUM.label(), 8.0, 10, 10_000, 1.5, 9.0, Map.of(), 0L));
 
         SuiteReport.mergeSource(dir, List.of(new BenchReport.Run(Workload.BULK, 2, info, measured)));
 
