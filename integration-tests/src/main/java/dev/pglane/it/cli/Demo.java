@@ -37,8 +37,15 @@ final class Demo {
      * @param workers the sink's {@code apply.workers}
      * @param pgbench the pgbench program; without it the mixed workload runs alone, with twice the clients
      */
+    /** @param avro the connectors write and read Avro through a schema registry, instead of JSON */
     record Options(
-            PostgresVersion version, Path workDir, Path pluginPath, Duration duration, int workers, Path pgbench) {}
+            PostgresVersion version,
+            Path workDir,
+            Path pluginPath,
+            Duration duration,
+            int workers,
+            Path pgbench,
+            boolean avro) {}
 
     private final Options options;
     private final DemoReport report;
@@ -49,8 +56,8 @@ final class Demo {
     }
 
     int run() throws Exception {
-        try (LocalStack stack = new LocalStack(
-                new LocalStack.Options(options.version(), options.workDir(), options.pluginPath(), false))) {
+        try (LocalStack stack = new LocalStack(new LocalStack.Options(
+                options.version(), options.workDir(), options.pluginPath(), false, options.avro()))) {
             Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "pglane-demo-shutdown"));
             stack.start();
             boolean pgbench = Pgbench.isInstalled(options.pgbench());

@@ -20,8 +20,9 @@ final class DemoReport {
 
     void started(Demo.Options options, boolean pgbench) {
         line(
-                "PostgreSQL %d, sink apply.workers %d; for %d s the source runs %s",
+                "PostgreSQL %d, %s on the topics, sink apply.workers %d; for %d s the source runs %s",
                 options.version().major(),
+                options.avro() ? "Avro through a schema registry" : "JSON",
                 options.workers(),
                 options.duration().toSeconds(),
                 pgbench

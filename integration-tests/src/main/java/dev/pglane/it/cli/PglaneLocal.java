@@ -31,11 +31,11 @@ import org.slf4j.LoggerFactory;
  * the stack and answers questions about it.
  *
  * <pre>
- * up     --work-dir DIR --endpoints-file FILE --plugin-path DIR [--no-connectors] [--pg-version N]
+ * up     --work-dir DIR --endpoints-file FILE --plugin-path DIR [--no-connectors] [--pg-version N] [--format F]
  * verify --endpoints-file FILE [--wait-for-catch-up SECONDS]
  *                                   exit 0 equal, 1 different (or not caught up), 2 usage or connection error
  * status --endpoints-file FILE      exit 0 all connectors running, 1 not, 2 worker unreachable
- * demo   --work-dir DIR --plugin-path DIR [--seconds N] [--workers N] [--pg-version N] [--pgbench PATH]
+ * demo   --work-dir DIR --plugin-path DIR [--seconds N] [--workers N] [--pg-version N] [--pgbench PATH] [--format F]
  *                                   exit 0 the target equals the source afterwards, 1 not
  * </pre>
  */
@@ -92,7 +92,8 @@ public final class PglaneLocal {
                         : PostgresVersion.fromProperty(),
                 Path.of(required(options, "--work-dir")),
                 Path.of(required(options, "--plugin-path")),
-                !options.containsKey("--no-connectors")));
+                !options.containsKey("--no-connectors"),
+                avro(options)));
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
@@ -110,6 +111,9 @@ public final class PglaneLocal {
         Endpoints endpoints = stack.endpoints();
         endpoints.write(endpointsFile);
         log.info("endpoints written to {}:\n{}", endpointsFile, endpoints.toJson());
+        if (stack.registryUrl() != null) {
+            log.info("the connectors write Avro through the schema registry at {}", stack.registryUrl());
+        }
         awaitTermination();
         return EXIT_OK;
     }
@@ -165,8 +169,18 @@ public final class PglaneLocal {
                 Path.of(required(options, "--plugin-path")),
                 Duration.ofSeconds(positive(options.getOrDefault("--seconds", "30"), "--seconds")),
                 positive(options.getOrDefault("--workers", "4"), "--workers"),
-                Path.of(options.getOrDefault("--pgbench", Pgbench.DEFAULT_EXECUTABLE.toString())));
+                Path.of(options.getOrDefault("--pgbench", Pgbench.DEFAULT_EXECUTABLE.toString())),
+                avro(options));
         return new Demo(demo).run();
+    }
+
+    /** {@code --format avro}: Avro through a schema registry the stack starts; {@code json} (the default) otherwise. */
+    private static boolean avro(Map<String, String> options) {
+        String format = options.getOrDefault("--format", "json");
+        if (!format.equals("json") && !format.equals("avro")) {
+            throw new UsageException("--format must be json or avro: " + format);
+        }
+        return format.equals("avro");
     }
 
     private static int positive(String value, String option) {

@@ -40,7 +40,7 @@ public final class Soak {
     /** Runs the soak; returns 0 if it passed. */
     public int run() throws Exception {
         try (SoakStack stack = new SoakStack(
-                new LocalStack.Options(options.version(), options.workDir(), options.pluginPath(), false))) {
+                new LocalStack.Options(options.version(), options.workDir(), options.pluginPath(), false, false))) {
             Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "pglane-soak-shutdown"));
             stack.start();
             ConsistencyWorkload workload =

@@ -31,8 +31,11 @@ public final class LocalStack implements AutoCloseable {
      * @param workDir where the databases' data and the broker's log live; the caller cleans it
      * @param pluginPath the worker's {@code plugin.path}, holding {@code pglane-source/} and {@code pglane-sink/}
      * @param createConnectors whether to create both connectors from the config-examples templates
+     * @param avro whether the connectors write and read Avro ({@code payload.format=avro}, in their own threads)
+     *     through a schema registry the stack starts, instead of JSON
      */
-    public record Options(PostgresVersion version, Path workDir, Path pluginPath, boolean createConnectors) {}
+    public record Options(
+            PostgresVersion version, Path workDir, Path pluginPath, boolean createConnectors, boolean avro) {}
 
     private final Options options;
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
@@ -41,6 +44,7 @@ public final class LocalStack implements AutoCloseable {
     private PostgresNode target;
     private KafkaNode kafka;
     private ConnectNode connect;
+    private RegistryNode registry;
     private String sourceConnector;
     private String sinkConnector;
 
@@ -61,6 +65,11 @@ public final class LocalStack implements AutoCloseable {
                     () -> PostgresNode.start("target", version, options.workDir(), PostgresNode.WalLevel.REPLICA));
             kafka = startPart("Kafka", () -> KafkaNode.start(options.workDir()));
             connect = startPart("Connect", () -> ConnectNode.start(kafka.bootstrapServers(), options.pluginPath()));
+            if (options.avro()) {
+                registry = startPart(
+                        "schema registry",
+                        () -> RegistryNode.start(options.workDir().resolve("registry")));
+            }
             if (options.createConnectors()) {
                 createConnectors(Map.of());
             }
@@ -95,9 +104,13 @@ public final class LocalStack implements AutoCloseable {
         long begin = System.nanoTime();
         ConnectorConfigs configs = ConnectorConfigs.forStack(source, target, kafka.bootstrapServers());
         Map<String, String> sourceConfig = configs.load(ConnectorConfigs.SOURCE_JSON);
+        Map<String, String> sink = configs.load(ConnectorConfigs.SINK_JSON);
+        if (registry != null) {
+            sourceConfig.putAll(avroInLanes());
+            sink.putAll(avroInLanes());
+        }
         sourceConfig.putAll(sourceSettings);
         sourceConnector = createConnector(sourceConfig, "pglane-source");
-        Map<String, String> sink = configs.load(ConnectorConfigs.SINK_JSON);
         sink.putAll(sinkSettings);
         sinkConnector = createConnector(sink, "pglane-sink");
         log.info("connectors created in {}", Timing.since(begin));
@@ -109,6 +122,20 @@ public final class LocalStack implements AutoCloseable {
                 log.warn("{}", status.describe());
             }
         }
+    }
+
+    /** Avro written and read by the connectors' own threads through the stack's registry; the worker passes bytes. */
+    private Map<String, String> avroInLanes() {
+        return Map.of(
+                "payload.format", "avro",
+                "payload.avro.apicurio.registry.url", registry.apicurioV2Url(),
+                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+    }
+
+    /** The schema registry's Apicurio v2 API, or {@code null} for a JSON stack. */
+    public String registryUrl() {
+        return registry == null ? null : registry.apicurioV2Url();
     }
 
     private String createConnector(Map<String, String> config, String defaultName) {
