@@ -1,7 +1,9 @@
 package dev.pglane.it.bench;
 
 import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.it.stack.RegistryNode;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,6 +15,8 @@ import java.util.Set;
  * @param nativeSubscriber whether to measure PostgreSQL's own subscriber
  * @param sourceSettings changes to the example source config for the source stage
  * @param sinkSettings changes to the example sink config
+ * @param avro whether the source writes and the sink reads Avro, in their own threads, through a schema registry
+ *     the benchmark starts ({@code --format avro}); JSON otherwise
  */
 public record SinkBenchOptions(
         PostgresVersion version,
@@ -23,7 +27,8 @@ public record SinkBenchOptions(
         Path pluginPath,
         boolean nativeSubscriber,
         Map<String, String> sourceSettings,
-        Map<String, String> sinkSettings) {
+        Map<String, String> sinkSettings,
+        boolean avro) {
 
     static final String USAGE = String.join(
             "\n",
@@ -41,6 +46,8 @@ public record SinkBenchOptions(
             "  --plugin-path DIR        the worker's plugin.path (default integration-tests/target/plugin-path)",
             "  --pgbench FILE           (default /usr/bin/pgbench)",
             "  --source-setting K=V     change one key of the example source config (repeatable)",
+            "  --format F               json (default) or avro: what the source writes and the sink reads, avro in",
+            "                           their own threads through an Apicurio Registry the benchmark starts",
             "  --sink-setting K=V       change one key of the example sink config (repeatable), e.g.",
             "                           buffer.max.bytes=536870912");
 
@@ -64,11 +71,30 @@ public record SinkBenchOptions(
                 words.path("--plugin-path", "integration-tests/target/plugin-path"),
                 !words.flag("--no-native"),
                 words.settings("--source-setting"),
-                words.settings("--sink-setting"));
+                words.settings("--sink-setting"),
+                avro(words.text("--format", "json")));
         if (options.workers().isEmpty() && !options.nativeSubscriber()) {
             throw new IllegalArgumentException("nothing to measure: --workers is empty and --no-native is set");
         }
         return options;
+    }
+
+    private static boolean avro(String format) {
+        if (!format.equals("json") && !format.equals("avro")) {
+            throw new IllegalArgumentException("--format must be json or avro: " + format);
+        }
+        return format.equals("avro");
+    }
+
+    /** These options with both connectors writing and reading Avro through {@code registry}, in their own threads. */
+    SinkBenchOptions withAvroThrough(RegistryNode registry) {
+        Map<String, String> source = new HashMap<>(SourceThroughputBench.avroInLanes(registry));
+        source.putAll(sourceSettings);
+        Map<String, String> sink = new HashMap<>(
+                Map.of("payload.format", "avro", "payload.avro.apicurio.registry.url", registry.apicurioV2Url()));
+        sink.putAll(sinkSettings);
+        return new SinkBenchOptions(
+                version, runs, workers, backlog, outDir, pluginPath, nativeSubscriber, source, sink, true);
     }
 
     /** Whether pglane is measured: the source stage, the broker and the worker are needed only then. */

@@ -3,6 +3,7 @@ package dev.pglane.it.bench;
 import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.KafkaNode;
 import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.stack.RegistryNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,12 +61,15 @@ public final class SinkCatchUpBench {
     }
 
     /** Returns false when a run failed or applied wrongly. */
-    private static boolean run(SinkBenchOptions options, Path workDir) throws Exception {
-        try (PostgresNode source = BenchServers.source("bench-source", options.version(), workDir, options.runs() + 1);
-                PostgresNode target = BenchServers.target("bench-target", options.version(), workDir);
-                KafkaNode kafka = options.pglane() ? KafkaNode.start(workDir) : null;
+    private static boolean run(SinkBenchOptions asked, Path workDir) throws Exception {
+        try (PostgresNode source = BenchServers.source("bench-source", asked.version(), workDir, asked.runs() + 1);
+                PostgresNode target = BenchServers.target("bench-target", asked.version(), workDir);
+                KafkaNode kafka = asked.pglane() ? KafkaNode.start(workDir) : null;
                 ConnectNode connect =
-                        options.pglane() ? ConnectNode.start(kafka.bootstrapServers(), options.pluginPath()) : null) {
+                        asked.pglane() ? ConnectNode.start(kafka.bootstrapServers(), asked.pluginPath()) : null;
+                RegistryNode registry =
+                        asked.pglane() && asked.avro() ? RegistryNode.start(workDir.resolve("registry")) : null) {
+            SinkBenchOptions options = registry == null ? asked : asked.withAvroThrough(registry);
             SinkCatchUpBench bench = new SinkCatchUpBench(options, source, target, kafka, connect);
             SinkReport report = bench.measure(
                     kafka == null
@@ -118,12 +122,16 @@ public final class SinkCatchUpBench {
                 "PostgreSQL %s, source and target servers alike (%s); %d cores, shared by the servers, the broker, the"
                         + " worker and this benchmark. Backlog: %s. pglane: the"
                         + " source from config-examples/source-json.json, the sink from config-examples/sink-json.json"
-                        + " (pglane's JSON converter, JsonConverter's format with schemas; settings changed: source %s, sink %s), broker and worker in"
+                        + " (%s; settings changed: source %s, sink %s), broker and worker in"
                         + " the benchmark's JVM. PostgreSQL's subscriber: %s.",
                 source.serverVersion(),
                 BenchServers.TUNING,
                 Runtime.getRuntime().availableProcessors(),
                 options.backlog().pgbenchCommand(),
+                options.avro()
+                        ? "Avro written by the source's decoder lanes and read by the sink's decode threads, through"
+                                + " Apicurio Registry"
+                        : "pglane's JSON converter, JsonConverter's format with schemas",
                 options.sourceSettings().isEmpty() ? "none" : options.sourceSettings(),
                 options.sinkSettings().isEmpty() ? "none" : options.sinkSettings(),
                 NativeSubscriberRun.describe());
