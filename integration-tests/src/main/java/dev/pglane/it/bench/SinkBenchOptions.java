@@ -1,5 +1,6 @@
 package dev.pglane.it.bench;
 
+import dev.pglane.it.kafka.TopicFormat;
 import dev.pglane.it.stack.PostgresVersion;
 import dev.pglane.it.stack.RegistryNode;
 import java.nio.file.Path;
@@ -88,10 +89,9 @@ public record SinkBenchOptions(
 
     /** These options with both connectors writing and reading Avro through {@code registry}, in their own threads. */
     SinkBenchOptions withAvroThrough(RegistryNode registry) {
-        Map<String, String> source = new HashMap<>(SourceThroughputBench.avroInLanes(registry));
+        Map<String, String> source = new HashMap<>(TopicFormat.avroInLanes(registry.apicurioV2Url()));
         source.putAll(sourceSettings);
-        Map<String, String> sink = new HashMap<>(
-                Map.of("payload.format", "avro", "payload.avro.apicurio.registry.url", registry.apicurioV2Url()));
+        Map<String, String> sink = new HashMap<>(TopicFormat.avroInLanes(registry.apicurioV2Url()));
         sink.putAll(sinkSettings);
         return new SinkBenchOptions(
                 version, runs, workers, backlog, outDir, pluginPath, nativeSubscriber, source, sink, true);

@@ -1,5 +1,6 @@
 package dev.pglane.it.bench;
 
+import dev.pglane.it.kafka.TopicFormat;
 import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.KafkaNode;
 import dev.pglane.it.stack.PostgresNode;
@@ -89,7 +90,7 @@ public final class SourceThroughputBench {
             Map<String, String> settings = new HashMap<>(options.connectorSettings());
             SourceSystem system = SourceSystem.PGLANE_KAFKA;
             if (format.equals("avro")) {
-                settings.putAll(avroInLanes(registry));
+                settings.putAll(TopicFormat.avroInLanes(registry.apicurioV2Url()));
                 system = SourceSystem.PGLANE_KAFKA_AVRO;
             }
             ConnectorRun connector = new ConnectorRun(server, connect.rest(), kafka.bootstrapServers(), settings);
@@ -101,15 +102,6 @@ public final class SourceThroughputBench {
             });
         }
         return stage;
-    }
-
-    /** Avro written by the decoder lanes through {@code registry}, passed through by the worker. */
-    static Map<String, String> avroInLanes(RegistryNode registry) {
-        return Map.of(
-                "payload.format", "avro",
-                "payload.avro.apicurio.registry.url", registry.apicurioV2Url(),
-                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
-                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
     }
 
     /** The pgoutput protocol version the connector uses on this major: 2 on 14, 3 on 15, 4 from 16 on. */

@@ -47,6 +47,18 @@ public record TopicFormat(String registryUrl) {
                 "apicurio.registry.headers.enabled", "false");
     }
 
+    /**
+     * The settings that make a connector, source or sink, write or read Avro in its own threads through the
+     * registry at {@code registryUrl} ({@code payload.format=avro}), the worker passing the bytes through.
+     */
+    public static Map<String, String> avroInLanes(String registryUrl) {
+        return Map.of(
+                "payload.format", "avro",
+                "payload.avro.apicurio.registry.url", registryUrl,
+                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+    }
+
     /** A new converter of this format for keys ({@code isKey}) or values. */
     public Converter converter(boolean isKey) {
         Converter converter;

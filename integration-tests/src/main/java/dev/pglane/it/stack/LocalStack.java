@@ -1,5 +1,6 @@
 package dev.pglane.it.stack;
 
+import dev.pglane.it.kafka.TopicFormat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -106,8 +107,8 @@ public final class LocalStack implements AutoCloseable {
         Map<String, String> sourceConfig = configs.load(ConnectorConfigs.SOURCE_JSON);
         Map<String, String> sink = configs.load(ConnectorConfigs.SINK_JSON);
         if (registry != null) {
-            sourceConfig.putAll(avroInLanes());
-            sink.putAll(avroInLanes());
+            sourceConfig.putAll(TopicFormat.avroInLanes(registry.apicurioV2Url()));
+            sink.putAll(TopicFormat.avroInLanes(registry.apicurioV2Url()));
         }
         sourceConfig.putAll(sourceSettings);
         sourceConnector = createConnector(sourceConfig, "pglane-source");
@@ -122,15 +123,6 @@ public final class LocalStack implements AutoCloseable {
                 log.warn("{}", status.describe());
             }
         }
-    }
-
-    /** Avro written and read by the connectors' own threads through the stack's registry; the worker passes bytes. */
-    private Map<String, String> avroInLanes() {
-        return Map.of(
-                "payload.format", "avro",
-                "payload.avro.apicurio.registry.url", registry.apicurioV2Url(),
-                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
-                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
     }
 
     /** The schema registry's Apicurio v2 API, or {@code null} for a JSON stack. */
