@@ -14,6 +14,8 @@ import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.storage.Converter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes Connect data as Apicurio's converter does (Confluent's framing: a zero byte, the schema's 4-byte id, the
@@ -21,10 +23,11 @@ import org.apache.kafka.connect.storage.Converter;
  * the Avro schema into its JSON text and hashes it, for every record, which costs more than writing the record.
  * Here the converter writes only the first record of each Connect schema on each topic, which registers the schema
  * and tells its id (bytes 1 to 4); later records of that schema are written with the Avro schema the converter's
- * own {@link AvroData} derives, under that id. Connect schemas are told apart by identity: pglane builds one per
+ * own {@link AvroData} derives, under that id, by a {@link ConnectAvroEncoder} compiled for the schema. Connect schemas are told apart by identity: pglane builds one per
  * table version and reuses it. Not thread-safe: one per thread.
  */
 public final class AvroWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(AvroWriter.class);
     private static final byte MAGIC = 0;
 
     private final Converter converter;
@@ -33,7 +36,7 @@ public final class AvroWriter {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
     private BinaryEncoder encoder;
 
-    private record Registered(int id, GenericDatumWriter<Object> writer) {}
+    private record Registered(int id, ConnectAvroEncoder encoder) {}
 
     /**
      * @param converter Apicurio's converter, configured with {@code settings}: it registers the schemas
@@ -54,9 +57,7 @@ public final class AvroWriter {
         if (known == null) {
             byte[] first = converter.fromConnectData(topic, schema, value);
             int id = ByteBuffer.wrap(first, 1, 4).getInt();
-            registered
-                    .get(schema)
-                    .put(topic, new Registered(id, new GenericDatumWriter<>(avroData.fromConnectSchema(schema))));
+            registered.get(schema).put(topic, new Registered(id, encoder(schema)));
             return first;
         }
         out.reset();
@@ -67,11 +68,26 @@ public final class AvroWriter {
         out.write(known.id());
         encoder = EncoderFactory.get().directBinaryEncoder(out, encoder);
         try {
-            known.writer().write(avroData.fromConnectData(schema, value), encoder);
+            known.encoder().write(value, encoder);
             encoder.flush();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write Avro to memory", e);
         }
         return out.toByteArray();
+    }
+
+    /**
+     * The encoder compiled for the schema, or, for a shape it does not know, one that writes through {@link AvroData}
+     * and Avro's generic writer: the same bytes, at the cost of a tree of Avro records per value.
+     */
+    private ConnectAvroEncoder encoder(Schema schema) {
+        org.apache.avro.Schema avro = avroData.fromConnectSchema(schema);
+        try {
+            return ConnectAvroEncoder.compile(schema, avro);
+        } catch (ConnectAvroEncoder.Unsupported e) {
+            LOG.info("Avro records of schema {} are written through AvroData: {}", schema.name(), e.getMessage());
+            GenericDatumWriter<Object> writer = new GenericDatumWriter<>(avro);
+            return (value, out) -> writer.write(avroData.fromConnectData(schema, value), out);
+        }
     }
 }

@@ -86,6 +86,46 @@ public final class TopicReader implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads until the newest record that {@code passOver} does not accept is one {@code done} accepts, decoding of each
+     * poll only its newest records, back to the first not passed over; the rest stay bytes, for {@link #decode} after
+     * a timed read, whose clock the decoding of every record would otherwise run on. Meant for the one-partition
+     * marker topic, where the newest record is the last one written.
+     *
+     * @return every record read, in order, undecoded
+     * @throws IllegalStateException if {@code done} does not hold within {@code timeout}
+     */
+    public List<ConsumerRecord<byte[], byte[]>> readUntilNewest(
+            Predicate<WireRecord> done, Predicate<WireRecord> passOver, Duration timeout, Supplier<String> describe) {
+        List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("after " + timeout.toSeconds() + " s and " + read.size()
+                        + " records on " + assigned.size() + " partitions: " + describe.get());
+            }
+            int first = read.size();
+            poll().forEach(read::add);
+            for (int i = read.size() - 1; i >= first; i--) {
+                WireRecord newest = decoder.decode(read.get(i));
+                if (!passOver.test(newest)) {
+                    if (done.test(newest)) {
+                        recordsRead += read.size();
+                        return read;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Decodes records that {@link #readUntilNewest} left as bytes, in order, and hands each to {@code sink}. */
+    public void decode(List<ConsumerRecord<byte[], byte[]>> records, Consumer<WireRecord> sink) {
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            sink.accept(decoder.decode(record));
+        }
+    }
+
     /** Reads until the partitions hold no more records, for at least {@code quiet}; for "nothing else arrives". */
     public void readQuietFor(Consumer<WireRecord> sink, Duration quiet) {
         long quietSince = System.nanoTime();
