@@ -188,8 +188,9 @@ public final class PgSourceConfig extends AbstractConfig {
     public static final String TOMBSTONES_ON_DELETE = "tombstones.on.delete";
     static final String TOMBSTONES_ON_DELETE_DOC = "With record.key=row, follow each delete with a tombstone (the"
             + " same key, a null value), as Debezium does, so that log compaction can drop the row's records. An update"
-            + " that changes a row's key is always preceded by a tombstone of the old key, whatever this says: it is"
-            + " how a consumer that keeps one row per key learns that the old key is gone. pglane's sink skips them.";
+            + " that changes a row's key is always preceded by a delete of the old key (op d, without a transaction"
+            + " block), whatever this says: it is how a consumer that keeps one row per key learns that the old key is"
+            + " gone; that delete too is followed by a tombstone when this is true. pglane's sink skips both.";
     static final boolean TOMBSTONES_ON_DELETE_DEFAULT = true;
 
     public static final String DECODER_BATCH_SIZE = "decoder.batch.size";

@@ -2,7 +2,6 @@ package dev.pglane.it.bench;
 
 import dev.pglane.it.stack.PostgresVersion;
 import java.nio.file.Path;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,7 +25,7 @@ public record BenchOptions(
         Path pgRecvlogical,
         boolean connector,
         Map<String, String> connectorSettings,
-        Set<String> formats) {
+        Set<BenchFormat> formats) {
 
     static final String USAGE = String.join(
             "\n",
@@ -67,14 +66,6 @@ public record BenchOptions(
                 words.path("--pg-recvlogical", "/usr/bin/pg_recvlogical"),
                 !words.flag("--no-connector"),
                 words.settings("--connector-setting"),
-                formats(words.text("--format", "json")));
-    }
-
-    private static Set<String> formats(String option) {
-        return switch (option) {
-            case "json", "avro" -> Set.of(option);
-            case "both" -> new LinkedHashSet<>(List.of("json", "avro"));
-            default -> throw new IllegalArgumentException("--format must be json, avro or both: " + option);
-        };
+                BenchFormat.parse(words.text("--format", "json")));
     }
 }

@@ -3,6 +3,7 @@ package dev.pglane.it.bench;
 /**
  * The whole pipeline under a sustained pgbench load for a fixed time, then draining what was left.
  *
+ * @param format what the connectors wrote and read in Kafka
  * @param loadSeconds how long pgbench ran
  * @param transactions pgbench's transactions (four row changes each)
  * @param drainSeconds from the load's end until the sink had applied everything (the fence)
@@ -10,6 +11,7 @@ package dev.pglane.it.bench;
  * @param cpu CPU seconds of each part over the load and the drain
  */
 record EndToEndMeasurement(
+        BenchFormat format,
         int workers,
         int run,
         double loadSeconds,

@@ -35,14 +35,15 @@ final class EndToEndReport {
                         + " transaction had committed. Bounded: the last third's mean lag ≤ %.1f× the first third's +"
                         + " %.1f s. Apply rate: transactions over load + drain. CPU over load + drain.\n\n",
                 LagSummary.GROWTH_ALLOWED, LagSummary.SLACK_SECONDS));
-        md.append("| workers | run | load s | tx | generation tx/s | apply tx/s | drain s | lag max s"
+        md.append("| format | workers | run | load s | tx | generation tx/s | apply tx/s | drain s | lag max s"
                         + " | lag at load end s | lag mean, first third s | lag mean, last third s | bounded"
                         + " | CPU s src PG / tgt PG / Connect JVM | CPU s per 1,000 tx |\n")
-                .append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|\n");
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|\n");
         for (EndToEndMeasurement m : runs) {
             md.append(format(
-                    "| %d | %d | %.1f | %,d | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.1f / %.1f / %.1f"
+                    "| %s | %d | %d | %.1f | %,d | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.1f / %.1f / %.1f"
                             + " | %.2f |\n",
+                    m.format().option(),
                     m.workers(),
                     m.run(),
                     m.loadSeconds(),
@@ -63,7 +64,7 @@ final class EndToEndReport {
         if (!runs.isEmpty()) {
             md.append(format("\nLag in seconds every %d s of the load:\n\n", LagSummary.SERIES_STEP_SECONDS));
             for (EndToEndMeasurement m : runs) {
-                md.append(format("- %d workers, run %d: ", m.workers(), m.run()))
+                md.append(format("- %s, %d workers, run %d: ", m.format().option(), m.workers(), m.run()))
                         .append(m.lag().series().stream()
                                 .map(lag -> format("%.1f", lag))
                                 .collect(Collectors.joining(" ")))

@@ -28,8 +28,11 @@ final class EndToEndRun {
     private final ConnectorRun sourceConnector;
     private final SinkConnectorRun sinkConnector;
     private final CpuMeter cpu;
+    private final BenchFormat format;
 
+    /** @param sourceSettings and {@code sinkSettings}: changes to the example configs, the format's included */
     EndToEndRun(
+            BenchFormat format,
             PostgresNode target,
             ConnectRestClient rest,
             String bootstrapServers,
@@ -45,6 +48,7 @@ final class EndToEndRun {
         this.sourceConnector = new ConnectorRun(source, rest, bootstrapServers, sourceSettings);
         this.sinkConnector = new SinkConnectorRun(source, target, rest, bootstrapServers, PREFIX, sinkSettings);
         this.cpu = new CpuMeter(source, target);
+        this.format = format;
     }
 
     EndToEndMeasurement measure(Duration load, int workers, int run) throws Exception {
@@ -77,7 +81,14 @@ final class EndToEndRun {
                         "end to end, run " + run + ": the target differs from the source:\n" + comparison.summary());
             }
             return new EndToEndMeasurement(
-                    workers, run, loadSeconds, transactions, drainSeconds, LagSummary.of(samples, loadSeconds), used);
+                    format,
+                    workers,
+                    run,
+                    loadSeconds,
+                    transactions,
+                    drainSeconds,
+                    LagSummary.of(samples, loadSeconds),
+                    used);
         } finally {
             sinkConnector.remove(sinkName);
             sourceConnector.remove(PREFIX, slot);

@@ -1,10 +1,8 @@
 package dev.pglane.it.bench;
 
-import dev.pglane.it.kafka.TopicFormat;
 import dev.pglane.it.stack.PostgresVersion;
 import dev.pglane.it.stack.RegistryNode;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -89,12 +87,17 @@ public record SinkBenchOptions(
 
     /** These options with both connectors writing and reading Avro through {@code registry}, in their own threads. */
     SinkBenchOptions withAvroThrough(RegistryNode registry) {
-        Map<String, String> source = new HashMap<>(TopicFormat.avroInLanes(registry.apicurioV2Url()));
-        source.putAll(sourceSettings);
-        Map<String, String> sink = new HashMap<>(TopicFormat.avroInLanes(registry.apicurioV2Url()));
-        sink.putAll(sinkSettings);
         return new SinkBenchOptions(
-                version, runs, workers, backlog, outDir, pluginPath, nativeSubscriber, source, sink, true);
+                version,
+                runs,
+                workers,
+                backlog,
+                outDir,
+                pluginPath,
+                nativeSubscriber,
+                BenchFormat.AVRO.settings(sourceSettings, registry),
+                BenchFormat.AVRO.settings(sinkSettings, registry),
+                true);
     }
 
     /** Whether pglane is measured: the source stage, the broker and the worker are needed only then. */

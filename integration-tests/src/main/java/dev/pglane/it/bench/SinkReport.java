@@ -49,6 +49,11 @@ final class SinkReport {
         runs.add(run);
     }
 
+    /** PostgreSQL's subscriber's runs: another format's report on the same backlog compares with them. */
+    List<CatchUpMeasurement> nativeRuns() {
+        return runs.stream().filter(m -> m.configuration().isNative()).toList();
+    }
+
     void fail(Failure failure) {
         failures.add(failure);
     }

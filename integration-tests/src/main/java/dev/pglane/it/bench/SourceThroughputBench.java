@@ -1,15 +1,12 @@
 package dev.pglane.it.bench;
 
-import dev.pglane.it.kafka.TopicFormat;
 import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.KafkaNode;
 import dev.pglane.it.stack.PostgresNode;
 import dev.pglane.it.stack.RegistryNode;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +37,7 @@ public final class SourceThroughputBench {
                 KafkaNode kafka = options.connector() ? KafkaNode.start(workDir) : null;
                 ConnectNode connect =
                         options.connector() ? ConnectNode.start(kafka.bootstrapServers(), options.pluginPath()) : null;
-                RegistryNode registry = options.connector() && options.formats().contains("avro")
+                RegistryNode registry = options.connector() && BenchFormat.anyAvro(options.formats())
                         ? RegistryNode.start(workDir.resolve("registry"))
                         : null) {
             Backlog backlog = new Backlog(server, options.backlog());
@@ -86,16 +83,14 @@ public final class SourceThroughputBench {
         if (connect == null) {
             return stage;
         }
-        for (String format : options.formats()) {
-            Map<String, String> settings = new HashMap<>(options.connectorSettings());
-            SourceSystem system = SourceSystem.PGLANE_KAFKA;
-            if (format.equals("avro")) {
-                settings.putAll(TopicFormat.avroInLanes(registry.apicurioV2Url()));
-                system = SourceSystem.PGLANE_KAFKA_AVRO;
-            }
-            ConnectorRun connector = new ConnectorRun(server, connect.rest(), kafka.bootstrapServers(), settings);
-            stage.with(system, (slot, info, run) -> {
-                String name = "bench_" + workload.label() + "_" + format + "_" + run;
+        for (BenchFormat format : options.formats()) {
+            ConnectorRun connector = new ConnectorRun(
+                    server,
+                    connect.rest(),
+                    kafka.bootstrapServers(),
+                    format.settings(options.connectorSettings(), registry));
+            stage.with(format.sourceSystem(), (slot, info, run) -> {
+                String name = "bench_" + workload.label() + "_" + format.option() + "_" + run;
                 Measurement measured = connector.measure(slot, info, name);
                 connector.deleteTopics(name);
                 return measured;

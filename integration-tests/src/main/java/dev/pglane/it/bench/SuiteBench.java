@@ -7,9 +7,11 @@ import dev.pglane.it.fault.TcpProxy;
 import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.KafkaNode;
 import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.it.stack.RegistryNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -44,6 +46,7 @@ public final class SuiteBench {
     private final PostgresNode target;
     private final KafkaNode kafka;
     private final ConnectNode connect;
+    private final RegistryNode registry;
     private final Path workDir;
 
     private SuiteBench(
@@ -52,12 +55,14 @@ public final class SuiteBench {
             PostgresNode target,
             KafkaNode kafka,
             ConnectNode connect,
+            RegistryNode registry,
             Path workDir) {
         this.options = options;
         this.source = source;
         this.target = target;
         this.kafka = kafka;
         this.connect = connect;
+        this.registry = registry;
         this.workDir = workDir;
     }
 
@@ -78,8 +83,11 @@ public final class SuiteBench {
         try (PostgresNode source = BenchServers.source("bench-source", options.version(), workDir, slots);
                 PostgresNode target = BenchServers.target("bench-target", options.version(), workDir);
                 KafkaNode kafka = KafkaNode.start(workDir);
-                ConnectNode connect = ConnectNode.start(kafka.bootstrapServers(), options.pluginPath())) {
-            SuiteBench bench = new SuiteBench(options, source, target, kafka, connect, workDir);
+                ConnectNode connect = ConnectNode.start(kafka.bootstrapServers(), options.pluginPath());
+                RegistryNode registry = BenchFormat.anyAvro(options.formats())
+                        ? RegistryNode.start(workDir.resolve("registry"))
+                        : null) {
+            SuiteBench bench = new SuiteBench(options, source, target, kafka, connect, registry, workDir);
             return bench.measure();
         }
     }
@@ -143,22 +151,36 @@ public final class SuiteBench {
 
     /** The end-to-end stage, run after run; a failed or wrong run is recorded, not measured. */
     private EndToEndReport endToEnd(Backlog backlog, TargetDatabases targets) {
+        List<EndToEndMeasurement> runs = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        for (BenchFormat format : options.formats()) {
+            endToEnd(format, backlog, targets, runs, failures);
+        }
+        return new EndToEndReport(runs, failures);
+    }
+
+    private void endToEnd(
+            BenchFormat format,
+            Backlog backlog,
+            TargetDatabases targets,
+            List<EndToEndMeasurement> runs,
+            List<String> failures) {
         EndToEndRun e2e = new EndToEndRun(
+                format,
                 target,
                 connect.rest(),
                 kafka.bootstrapServers(),
                 backlog,
                 targets,
-                options.sourceSettings(),
-                options.sinkSettings());
-        List<EndToEndMeasurement> runs = new ArrayList<>();
-        List<String> failures = new ArrayList<>();
+                sourceSettings(format),
+                sinkSettings(format));
         for (int run = 1; run <= options.runs(); run++) {
             try {
                 EndToEndMeasurement m = e2e.measure(options.endToEnd(), options.endToEndWorkers(), run);
                 log.info(
-                        "end to end, run {}: {} tx in {} s ({} tx/s), drained in {} s; lag max {} s, at load end {}"
-                                + " s, bounded: {}",
+                        "end to end, {}, run {}: {} tx in {} s ({} tx/s), drained in {} s; lag max {} s, at load end"
+                                + " {} s, bounded: {}",
+                        format.option(),
                         run,
                         m.transactions(),
                         String.format(Locale.ROOT, "%.1f", m.loadSeconds()),
@@ -169,11 +191,18 @@ public final class SuiteBench {
                         m.lag().bounded());
                 runs.add(m);
             } catch (Exception e) {
-                log.error("end to end, run {} failed", run, e);
-                failures.add("run " + run + ": " + e.getMessage());
+                log.error("end to end, {}, run {} failed", format.option(), run, e);
+                failures.add(format.option() + ", run " + run + ": " + e.getMessage());
             }
         }
-        return new EndToEndReport(runs, failures);
+    }
+
+    private Map<String, String> sourceSettings(BenchFormat format) {
+        return format.settings(options.sourceSettings(), registry);
+    }
+
+    private Map<String, String> sinkSettings(BenchFormat format) {
+        return format.settings(options.sinkSettings(), registry);
     }
 
     /**
@@ -183,9 +212,12 @@ public final class SuiteBench {
     private List<SinkReport> measure(
             Workload workload, Backlog backlog, TargetDatabases targets, BenchReport sourceReport, String environment)
             throws Exception {
-        ConnectorRun connector =
-                new ConnectorRun(source, connect.rest(), kafka.bootstrapServers(), options.sourceSettings());
-        SourceStage stage = sourceStage(workload, connector);
+        Map<BenchFormat, ConnectorRun> connectors = new LinkedHashMap<>();
+        for (BenchFormat format : options.formats()) {
+            connectors.put(
+                    format, new ConnectorRun(source, connect.rest(), kafka.bootstrapServers(), sourceSettings(format)));
+        }
+        SourceStage stage = sourceStage(workload, connectors);
         List<String> slots = new ArrayList<>();
         IntStream.rangeClosed(1, options.runs()).forEach(run -> slots.addAll(stage.slots(run)));
         IntStream.rangeClosed(1, options.runs()).forEach(run -> slots.add(nativeSlot(run)));
@@ -197,33 +229,80 @@ public final class SuiteBench {
                 info.changes(),
                 info.walBytes() / 1_000_000,
                 String.format(Locale.ROOT, "%.1f", info.generationSeconds()));
-        Measurement inKafka = null;
+        Map<BenchFormat, Measurement> inKafka = new EnumMap<>(BenchFormat.class);
         for (int run = 1; run <= options.runs(); run++) {
             List<Measurement> measured = stage.measure(info, run);
             sourceReport.add(new BenchReport.Run(workload, run, info, measured));
             if (run == 1) {
-                inKafka = measured.stream()
-                        .filter(m -> m.system().equals(SourceSystem.PGLANE_KAFKA.label()))
-                        .findFirst()
-                        .orElseThrow();
+                for (BenchFormat format : options.formats()) {
+                    inKafka.put(format, firstOf(measured, format.sourceSystem()));
+                }
             }
         }
-        SinkReport sinkReport = new SinkReport(environment, info, inKafka);
-        String topics = topicPrefix(workload, 1);
+        List<SinkReport> reports = new ArrayList<>();
+        SinkReport first = null;
+        for (BenchFormat format : options.formats()) {
+            SinkReport report = sinkStage(workload, format, info, targets, inKafka.get(format), environment, first);
+            reports.add(report);
+            first = first == null ? report : first;
+        }
+        if (options.targetDelay() != null && workload == Workload.PGBENCH) {
+            for (BenchFormat format : options.formats()) {
+                reports.add(latencyStage(format, info, targets, inKafka.get(format), environment));
+            }
+        }
+        for (BenchFormat format : options.formats()) {
+            connectors.get(format).deleteTopics(topicPrefix(workload, format, 1));
+        }
+        backlog.dropSlots(slots.toArray(String[]::new));
+        return reports;
+    }
+
+    private static Measurement firstOf(List<Measurement> measured, SourceSystem system) {
+        return measured.stream()
+                .filter(m -> m.system().equals(system.label()))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /**
+     * PostgreSQL's subscriber and pglane's sink with each worker count on the topics of {@code format}'s first run.
+     * The subscriber does not read Kafka: it is measured in the first format's stage only, and later formats' reports
+     * compare with those runs.
+     */
+    private SinkReport sinkStage(
+            Workload workload,
+            BenchFormat format,
+            Backlog.Info info,
+            TargetDatabases targets,
+            Measurement inKafka,
+            String environment,
+            SinkReport first)
+            throws Exception {
+        SinkReport report = new SinkReport(stageName("sink", format), environment, info, inKafka);
         SinkConnectorRun sinkRun = options.workers().isEmpty()
                 ? null
                 : new SinkConnectorRun(
-                        source, target, connect.rest(), kafka.bootstrapServers(), topics, options.sinkSettings());
-        NativeSubscriberRun nativeRun = options.nativeSubscriber() ? new NativeSubscriberRun(source, target) : null;
-        new SinkStage(options.runs(), options.workers(), targets, nativeRun, sinkRun, "bench_" + workload.label() + "_")
-                .measure(sinkReport, info, SuiteBench::nativeSlot);
-        List<SinkReport> reports = new ArrayList<>(List.of(sinkReport));
-        if (options.targetDelay() != null && workload == Workload.PGBENCH) {
-            reports.add(latencyStage(info, targets, topics, inKafka, environment));
+                        source,
+                        target,
+                        connect.rest(),
+                        kafka.bootstrapServers(),
+                        topicPrefix(workload, format, 1),
+                        sinkSettings(format));
+        NativeSubscriberRun nativeRun =
+                options.nativeSubscriber() && first == null ? new NativeSubscriberRun(source, target) : null;
+        new SinkStage(
+                        options.runs(),
+                        options.workers(),
+                        targets,
+                        nativeRun,
+                        sinkRun,
+                        "bench_" + workload.label() + "_" + format.option() + "_")
+                .measure(report, info, SuiteBench::nativeSlot);
+        if (first != null) {
+            first.nativeRuns().forEach(report::add);
         }
-        connector.deleteTopics(topics);
-        backlog.dropSlots(slots.toArray(String[]::new));
-        return reports;
+        return report;
     }
 
     /**
@@ -231,42 +310,59 @@ public final class SuiteBench {
      * for the configured delay each way: how far parallel apply hides a target's round-trip time.
      */
     private SinkReport latencyStage(
-            Backlog.Info info, TargetDatabases targets, String topics, Measurement inKafka, String environment)
+            BenchFormat format, Backlog.Info info, TargetDatabases targets, Measurement inKafka, String environment)
             throws Exception {
         long micros = options.targetDelay().toNanos() / 1000;
         SinkReport report = new SinkReport(
-                LATENCY_STAGE,
+                stageName(LATENCY_STAGE, format),
                 environment + " Target behind a proxy holding each chunk " + micros + " µs each way.",
                 info,
                 inKafka);
         try (TcpProxy proxy = TcpProxy.start(target.host(), target.port(), options.targetDelay())) {
-            Map<String, String> settings = new LinkedHashMap<>(options.sinkSettings());
+            Map<String, String> settings = new LinkedHashMap<>(sinkSettings(format));
             settings.put("database.host", proxy.host());
             settings.put("database.port", Integer.toString(proxy.port()));
-            SinkConnectorRun sinkRun =
-                    new SinkConnectorRun(source, target, connect.rest(), kafka.bootstrapServers(), topics, settings);
-            new SinkStage(options.runs(), LATENCY_WORKERS, targets, null, sinkRun, "bench_latency_")
+            SinkConnectorRun sinkRun = new SinkConnectorRun(
+                    source,
+                    target,
+                    connect.rest(),
+                    kafka.bootstrapServers(),
+                    topicPrefix(Workload.PGBENCH, format, 1),
+                    settings);
+            new SinkStage(
+                            options.runs(),
+                            LATENCY_WORKERS,
+                            targets,
+                            null,
+                            sinkRun,
+                            "bench_latency_" + format.option() + "_")
                     .measure(report, info, SuiteBench::nativeSlot);
         }
         return report;
     }
 
+    /** A stage's name in the reports: JSON's is the plain name, another format's has the format appended. */
+    static String stageName(String stage, BenchFormat format) {
+        return format == BenchFormat.JSON ? stage : stage + "_" + format.option();
+    }
+
     /**
-     * pg_recvlogical, pglane into Kafka (the first run's topics kept for the sink stage, the others deleted) and,
-     * unless --no-engine, pglane and Debezium into a no-op consumer.
+     * pg_recvlogical, pglane into Kafka in each format (the first run's topics kept for the sink stage, the others
+     * deleted) and, unless --no-engine, pglane and Debezium into a no-op consumer.
      */
-    private SourceStage sourceStage(Workload workload, ConnectorRun connector) {
+    private SourceStage sourceStage(Workload workload, Map<BenchFormat, ConnectorRun> connectors) {
         RecvLogicalRun recvLogical = new RecvLogicalRun(source, options.pgRecvlogical());
         int protocol = SourceThroughputBench.protocolVersion(options.version().major());
         SourceStage stage = new SourceStage()
-                .with(SourceSystem.RECVLOGICAL, (slot, info, run) -> recvLogical.measure(slot, info, protocol))
-                .with(SourceSystem.PGLANE_KAFKA, (slot, info, run) -> {
-                    Measurement measured = connector.measure(slot, info, topicPrefix(workload, run));
-                    if (run > 1) {
-                        connector.deleteTopics(topicPrefix(workload, run));
-                    }
-                    return measured;
-                });
+                .with(SourceSystem.RECVLOGICAL, (slot, info, run) -> recvLogical.measure(slot, info, protocol));
+        connectors.forEach((format, connector) -> stage.with(format.sourceSystem(), (slot, info, run) -> {
+            String topics = topicPrefix(workload, format, run);
+            Measurement measured = connector.measure(slot, info, topics);
+            if (run > 1) {
+                connector.deleteTopics(topics);
+            }
+            return measured;
+        }));
         if (options.engineClasspath() != null) {
             EngineRun engine = new EngineRun(source, options.engineClasspath(), options.pluginPath(), workDir);
             stage.with(
@@ -279,8 +375,10 @@ public final class SuiteBench {
         return stage;
     }
 
-    private static String topicPrefix(Workload workload, int run) {
-        return "bench_" + workload.label() + "_" + run;
+    private static String topicPrefix(Workload workload, BenchFormat format, int run) {
+        return format == BenchFormat.JSON
+                ? "bench_" + workload.label() + "_" + run
+                : "bench_" + workload.label() + "_" + format.option() + "_" + run;
     }
 
     private static String nativeSlot(int run) {
@@ -297,7 +395,7 @@ public final class SuiteBench {
                         + " schemas on; settings changed: %s), broker and worker in the benchmark's JVM. Engine runs:"
                         + " Debezium's engine (\"connect\" format, no converter) with a consumer that only counts, in"
                         + " a JVM of its own. pglane's sink: config-examples/sink-json.json (settings changed: %s)."
-                        + " PostgreSQL's subscriber: %s.",
+                        + " PostgreSQL's subscriber: %s.%s",
                 source.serverVersion(),
                 BenchServers.TUNING,
                 Runtime.getRuntime().availableProcessors(),
@@ -305,7 +403,12 @@ public final class SuiteBench {
                 options.backlog().bulkRows(),
                 describe(options.sourceSettings()),
                 describe(options.sinkSettings()),
-                NativeSubscriberRun.describe());
+                NativeSubscriberRun.describe(),
+                BenchFormat.anyAvro(options.formats())
+                        ? " Avro (sections and systems marked so): both connectors with payload.format=avro, writing and"
+                                + " reading Avro in their own threads through Apicurio Registry, the settings of"
+                                + " TopicFormat.avroInLanes over the changes above; the snapshot stage runs in JSON."
+                        : "");
     }
 
     private static String describe(Map<String, String> settings) {

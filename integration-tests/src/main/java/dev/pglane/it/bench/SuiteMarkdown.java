@@ -50,10 +50,10 @@ final class SuiteMarkdown {
         targetRows().forEach(md::append);
         md.append("\n## Source stage\n\n").append(source.tables());
         for (SinkReport sink : sinks) {
-            md.append(
-                            sink.stage().equals(SuiteBench.LATENCY_STAGE)
-                                    ? "\n## Sink stage behind latency, "
-                                    : "\n## Sink stage, ")
+            md.append("\n## ")
+                    .append(isLatency(sink) ? "Sink stage behind latency" : "Sink stage")
+                    .append(inAvro(sink))
+                    .append(", ")
                     .append(sink.workload().label())
                     .append(" backlog\n\n")
                     .append(sink.body());
@@ -89,10 +89,10 @@ final class SuiteMarkdown {
             }
         }
         for (SinkReport sink : sinks) {
-            if (sink.stage().equals(SuiteBench.LATENCY_STAGE)) {
+            if (isLatency(sink)) {
                 rows.add(row(
                         sink.workload().label(),
-                        "sink behind a target with latency: 8 workers ≥ 3× 1 worker (tx/s)",
+                        "sink" + inAvro(sink) + " behind a target with latency: 8 workers ≥ 3× 1 worker (tx/s)",
                         sink.workerScaling(8, 1),
                         SCALING_BEHIND_LATENCY));
                 continue;
@@ -100,7 +100,8 @@ final class SuiteMarkdown {
             SinkReport.BestRatio best = sink.bestRatioToNative();
             rows.add(row(
                     sink.workload().label(),
-                    "sink catch-up, best worker count" + (best == null ? "" : " (" + best.configuration() + ")")
+                    "sink" + inAvro(sink) + " catch-up, best worker count"
+                            + (best == null ? "" : " (" + best.configuration() + ")")
                             + " ≥ 1.0× PostgreSQL's subscriber (tx/s)",
                     best == null ? null : best.ratio(),
                     SINK_VS_NATIVE));
@@ -118,6 +119,15 @@ final class SuiteMarkdown {
             rows.addAll(new SnapshotMarkdown(snapshot).targetRows());
         }
         return rows;
+    }
+
+    private static boolean isLatency(SinkReport sink) {
+        return sink.stage().startsWith(SuiteBench.LATENCY_STAGE);
+    }
+
+    /** The stages of the Avro format are named for it ({@link SuiteBench#stageName}); JSON's are not. */
+    private static String inAvro(SinkReport sink) {
+        return sink.stage().endsWith("_" + BenchFormat.AVRO.option()) ? " (Avro)" : "";
     }
 
     private static String row(String backlog, String target, Spread ratio, double goal) {

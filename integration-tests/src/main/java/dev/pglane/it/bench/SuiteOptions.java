@@ -21,6 +21,8 @@ import java.util.Set;
  * @param sourceSettings changes to the example source config, for the runs into Kafka
  * @param sinkSettings changes to the example sink config
  * @param snapshot the snapshot stage's sizes, or null to leave that stage out
+ * @param formats what pglane's connectors write and read in Kafka in the source, sink, latency and end-to-end stages,
+ *     each format measured side by side in each
  */
 public record SuiteOptions(
         PostgresVersion version,
@@ -38,7 +40,8 @@ public record SuiteOptions(
         Duration targetDelay,
         Map<String, String> sourceSettings,
         Map<String, String> sinkSettings,
-        SnapshotOptions snapshot) {
+        SnapshotOptions snapshot,
+        Set<BenchFormat> formats) {
 
     static final String USAGE = String.join(
             "\n",
@@ -80,6 +83,11 @@ public record SuiteOptions(
             "  --snapshot-rate N        pgbench -R on the source while the slot's retained WAL is measured",
             "                           (TPC-B transactions per second, default 500)",
             "  --no-snapshot            leave out the snapshot stage",
+            "  --format F               json (default), avro or both: what pglane's connectors write into Kafka and",
+            "                           read from it in the source, sink, latency and end-to-end stages; both runs",
+            "                           each of these stages in each format, side by side. Avro is written and read",
+            "                           in the connectors' own threads through an Apicurio Registry the bench starts",
+            "                           (Java 21+ needed). The snapshot stage runs in JSON",
             "  --pg-version N           PostgreSQL major of both servers: 14, 16, 17 or 18 (default 17)",
             "  --out DIR                where report.json and report.md go (default target/bench)",
             "  --plugin-path DIR        the worker's plugin.path (default integration-tests/target/plugin-path)",
@@ -123,7 +131,8 @@ public record SuiteOptions(
                 words.flag("--no-latency") ? null : Duration.ofNanos(1000L * words.positive("--latency-us", 200)),
                 words.settings("--source-setting"),
                 words.settings("--sink-setting"),
-                words.flag("--no-snapshot") ? null : snapshot(words, quick));
+                words.flag("--no-snapshot") ? null : snapshot(words, quick),
+                BenchFormat.parse(words.text("--format", "json")));
     }
 
     private static SnapshotOptions snapshot(BenchArgs words, boolean quick) {

@@ -135,6 +135,7 @@ public final class SuiteReport {
         entry.put("backlog", END_TO_END_BACKLOG);
         entry.put("stage", "e2e");
         entry.put("system", "pglane");
+        entry.put("format", m.format().option());
         entry.put("workers", m.workers());
         entry.put("run", m.run());
         entry.put("seconds", round(m.loadSeconds() + m.drainSeconds()));

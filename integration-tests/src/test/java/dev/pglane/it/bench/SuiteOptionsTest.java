@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.pglane.it.bench.snapshot.SnapshotOptions;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -59,6 +60,21 @@ class SuiteOptionsTest {
         assertNull(SuiteOptions.parse(new String[] {"--no-snapshot"}).snapshot());
         assertThrows(IllegalArgumentException.class, () -> SuiteOptions.parse(new String[] {"--snapshot-threads", ""}));
         assertThrows(IllegalArgumentException.class, () -> SuiteOptions.parse(new String[] {"--snapshot-rate", "0"}));
+    }
+
+    @Test
+    void formatsAreJsonByDefaultAndBothRunsJsonFirst() {
+        assertEquals(Set.of(BenchFormat.JSON), SuiteOptions.parse(new String[0]).formats());
+        assertEquals(
+                Set.of(BenchFormat.AVRO),
+                SuiteOptions.parse(new String[] {"--format", "avro"}).formats());
+        assertEquals(
+                List.of(BenchFormat.JSON, BenchFormat.AVRO),
+                List.copyOf(
+                        SuiteOptions.parse(new String[] {"--format", "both"}).formats()));
+        assertThrows(IllegalArgumentException.class, () -> SuiteOptions.parse(new String[] {"--format", "xml"}));
+        assertEquals("sink_latency_avro", SuiteBench.stageName(SuiteBench.LATENCY_STAGE, BenchFormat.AVRO));
+        assertEquals("sink", SuiteBench.stageName("sink", BenchFormat.JSON));
     }
 
     @Test
