@@ -23,11 +23,16 @@ import org.apache.kafka.connect.storage.Converter;
  */
 public final class AvroPayload {
     public static final String PREFIX = "payload.avro.";
-    public static final String REGISTRY_URL = PREFIX + "apicurio.registry.url";
+    /** The converter's own key for the registry's URL. */
+    public static final String URL_SETTING = "apicurio.registry.url";
+
+    public static final String REGISTRY_URL = PREFIX + URL_SETTING;
     static final String REGISTRY_URL_DOC = "With payload.format=avro: the schema registry's Apicurio API, e.g."
             + " http://registry:8080/apis/registry/v2. Every other payload.avro.<key> is handed to Apicurio's Avro"
             + " converter as <key>; by default it auto-registers schemas and writes Confluent's framing (as-confluent=true,"
-            + " use-id=contentId, headers.enabled=false), as the Avro example configs do for the worker's converters.";
+            + " use-id=contentId, headers.enabled=false), as the Avro example configs do for the worker's converters."
+            + " A request to the registry that gets no answer within 30 s fails as retriable (Apicurio's client sets no"
+            + " time limit of its own).";
 
     /** Confluent's framing, schemas registered as they come: what the Avro example configs set. */
     private static final Map<String, String> DEFAULTS = Map.of(
@@ -63,6 +68,9 @@ public final class AvroPayload {
      * @param what the record, e.g. {@code "record t-0@41"}
      */
     public static ConnectException failure(RuntimeException e, String what) {
+        if (e instanceof RetriableException retriable) {
+            return retriable; // a registry that did not answer in time (RegistryCall)
+        }
         if (unreachable(e)) {
             return new RetriableException("The schema registry could not be reached for " + what + ": " + e, e);
         }

@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -34,6 +35,8 @@ public final class AvroWriter {
     private final AvroData avroData;
     private final Map<Schema, Map<String, Registered>> registered = new IdentityHashMap<>();
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+    private final String registryUrl;
+    private final Duration registryTimeout;
     private BinaryEncoder encoder;
 
     private record Registered(int id, ConnectAvroEncoder encoder) {}
@@ -43,8 +46,15 @@ public final class AvroWriter {
      * @param settings the converter's settings, for the {@link AvroData} it derives Avro schemas with
      */
     public AvroWriter(Converter converter, Map<String, String> settings) {
+        this(converter, settings, RegistryCall.TIMEOUT);
+    }
+
+    /** @param registryTimeout how long the converter may take to register a schema ({@link RegistryCall}) */
+    AvroWriter(Converter converter, Map<String, String> settings, Duration registryTimeout) {
         this.converter = converter;
         this.avroData = new AvroData(new AvroDataConfig(settings));
+        this.registryUrl = settings.get(AvroPayload.URL_SETTING);
+        this.registryTimeout = registryTimeout;
     }
 
     /** The record's bytes; {@code null} for a null value (a tombstone's, or a record without a key). */
@@ -55,7 +65,11 @@ public final class AvroWriter {
         Registered known =
                 registered.computeIfAbsent(schema, s -> new HashMap<>()).get(topic);
         if (known == null) {
-            byte[] first = converter.fromConnectData(topic, schema, value);
+            byte[] first = RegistryCall.within(
+                    registryTimeout,
+                    registryUrl,
+                    "the first record of schema " + schema.name() + " on topic " + topic,
+                    () -> converter.fromConnectData(topic, schema, value));
             int id = ByteBuffer.wrap(first, 1, 4).getInt();
             registered.get(schema).put(topic, new Registered(id, encoder(schema)));
             return first;

@@ -1,10 +1,15 @@
 package dev.pglane.sink.decode;
 
 import dev.pglane.connect.avro.AvroPayload;
+import dev.pglane.connect.avro.RegistryCall;
 import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.connect.json.PglaneJsonConverter;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -93,15 +98,26 @@ public interface PayloadReader {
     /**
      * Avro with Confluent's framing, read through the schema registry by Apicurio's converter, as Connect structs. A
      * registry that cannot be reached fails the batch as retriable, so Connect delivers it again ({@link
-     * AvroPayload#failure}).
+     * AvroPayload#failure}); so does one that does not answer: a record whose schema id a converter has not met yet
+     * (the only kind that makes it ask the registry) is read within {@link RegistryCall}'s time limit.
      */
     final class AvroBytes implements PayloadReader {
         private final Converter values;
         private final Converter keys;
+        private final Set<Integer> valueIds = new HashSet<>();
+        private final Set<Integer> keyIds = new HashSet<>();
+        private final String registryUrl;
+        private final Duration registryTimeout;
 
         AvroBytes(Map<String, String> settings) {
+            this(settings, RegistryCall.TIMEOUT);
+        }
+
+        AvroBytes(Map<String, String> settings, Duration registryTimeout) {
             this.values = AvroPayload.converter(settings, false);
             this.keys = AvroPayload.converter(settings, true);
+            this.registryUrl = settings.get(AvroPayload.URL_SETTING);
+            this.registryTimeout = registryTimeout;
         }
 
         @Override
@@ -111,18 +127,39 @@ public interface PayloadReader {
             }
             byte[] bytes = bytes(record, PayloadFormat.AVRO);
             try {
-                return values.toConnectData(record.topic(), bytes).value();
+                return read(values, valueIds, record, bytes, "record ");
             } catch (RuntimeException e) {
-                throw AvroPayload.failure(
-                        e, "record " + record.topic() + "-" + record.kafkaPartition() + "@" + record.kafkaOffset());
+                throw AvroPayload.failure(e, describe(record, "record "));
             }
         }
 
         @Override
         public Object key(SinkRecord record) {
             return record.key() instanceof byte[] bytes
-                    ? keys.toConnectData(record.topic(), bytes).value()
+                    ? read(keys, keyIds, record, bytes, "the key of record ")
                     : record.key();
+        }
+
+        private Object read(Converter converter, Set<Integer> knownIds, SinkRecord record, byte[] bytes, String what) {
+            Integer id = bytes.length >= 5 && bytes[0] == 0
+                    ? ByteBuffer.wrap(bytes, 1, 4).getInt()
+                    : null;
+            if (id != null && knownIds.contains(id)) {
+                return converter.toConnectData(record.topic(), bytes).value();
+            }
+            Object value = RegistryCall.within(
+                    registryTimeout,
+                    registryUrl,
+                    describe(record, what),
+                    () -> converter.toConnectData(record.topic(), bytes).value());
+            if (id != null) {
+                knownIds.add(id);
+            }
+            return value;
+        }
+
+        private static String describe(SinkRecord record, String what) {
+            return what + record.topic() + "-" + record.kafkaPartition() + "@" + record.kafkaOffset();
         }
     }
 }
