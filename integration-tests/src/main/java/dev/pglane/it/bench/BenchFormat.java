@@ -27,12 +27,23 @@ enum BenchFormat {
 
     /** {@code json}, {@code avro} or {@code both} (JSON first). */
     static Set<BenchFormat> parse(String option) {
-        return switch (option) {
-            case "json" -> Set.of(JSON);
-            case "avro" -> Set.of(AVRO);
-            case "both" -> new LinkedHashSet<>(List.of(JSON, AVRO));
-            default -> throw new IllegalArgumentException("--format must be json, avro or both: " + option);
-        };
+        return option.equals("both")
+                ? new LinkedHashSet<>(List.of(JSON, AVRO))
+                : Set.of(one(option, "json, avro or both"));
+    }
+
+    /** {@code json} or {@code avro}, for a benchmark that runs one format. */
+    static BenchFormat one(String option) {
+        return one(option, "json or avro");
+    }
+
+    private static BenchFormat one(String option, String allowed) {
+        for (BenchFormat format : values()) {
+            if (format.option.equals(option)) {
+                return format;
+            }
+        }
+        throw new IllegalArgumentException("--format must be " + allowed + ": " + option);
     }
 
     /** As on the command line; names topics, slots and report entries. */

@@ -71,18 +71,11 @@ public record SinkBenchOptions(
                 !words.flag("--no-native"),
                 words.settings("--source-setting"),
                 words.settings("--sink-setting"),
-                avro(words.text("--format", "json")));
+                BenchFormat.one(words.text("--format", "json")) == BenchFormat.AVRO);
         if (options.workers().isEmpty() && !options.nativeSubscriber()) {
             throw new IllegalArgumentException("nothing to measure: --workers is empty and --no-native is set");
         }
         return options;
-    }
-
-    private static boolean avro(String format) {
-        if (!format.equals("json") && !format.equals("avro")) {
-            throw new IllegalArgumentException("--format must be json or avro: " + format);
-        }
-        return format.equals("avro");
     }
 
     /** These options with both connectors writing and reading Avro through {@code registry}, in their own threads. */
