@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *   <li>a wait until every transaction that was running at L has ended. A transaction becomes visible to new
  *       snapshots only after its commit record is in the WAL (and, with synchronous replication, only once a
  *       standby confirmed it), so without the wait one that committed just before L could still be invisible to the
- *       chunk's snapshot, and the chunk, sent after it, would undo it;
+ *       chunk's snapshot, and the chunk, sent after it, would undo it (see {@link #passNewestXid} for the one that
+ *       no list of running transactions names);
  *   <li>a REPEATABLE READ transaction whose first statement fixes and reports its snapshot S, then COPY of the
  *       chunk's rows in text form;
  *   <li>the high watermark H, in a transaction of its own.
@@ -101,6 +102,7 @@ final class ChunkReader {
 
     /** Waits until no transaction that is running now is still running, warning every 30 s about the ones left. */
     private void awaitTransactionsRunningNow(Chunk chunk) throws SQLException, InterruptedException {
+        passNewestXid();
         Set<Long> running = runningTransactions();
         long start = System.nanoTime();
         long warnAt = start + WAIT_WARN_NANOS;
@@ -118,6 +120,19 @@ final class ChunkReader {
                         TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start),
                         describe(running));
             }
+        }
+    }
+
+    /**
+     * Takes an xid and commits it, before the list of running transactions is read. A snapshot lists as running only
+     * the xids below its xmax, the newest xid that ended plus one; a newer one is running by that rule alone. So the
+     * transaction with the newest xid, its commit record logged before L but not yet ended (flushing, or waiting for a
+     * synchronous standby), would be in no list, and the chunk's snapshot would not see it. Once this xid, newer than
+     * every one taken before L, has ended, every transaction running at L is below xmax and listed.
+     */
+    private void passNewestXid() throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute("SELECT pg_catalog.pg_current_xact_id()");
         }
     }
 

@@ -1,0 +1,146 @@
+package dev.pglane.source.snapshot;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.source.pgoutput.RelationColumn;
+import dev.pglane.source.pgoutput.TupleData;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ChunkReader} against a real server whose commits wait for a synchronous standby that never connects: a
+ * transaction's commit record is then in the WAL, before the chunk's low watermark, while the transaction is still
+ * running and invisible to new snapshots. The chunk must wait for it, or it would send the row as it was before a
+ * change that the stream passed before the window opened.
+ */
+class ChunkReaderTest {
+    private static EmbeddedPostgres server;
+
+    @BeforeAll
+    static void startServer() throws IOException, SQLException {
+        server = EmbeddedPostgres.builder()
+                .setServerConfig("wal_level", "logical")
+                .setServerConfig("synchronous_standby_names", "pglane_never_connects")
+                .start();
+        try (Connection c = connection(true);
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id integer PRIMARY KEY, v integer NOT NULL)");
+            st.execute("INSERT INTO t VALUES (1, 0)");
+        }
+    }
+
+    @AfterAll
+    static void stopServer() throws IOException {
+        server.close();
+    }
+
+    @Test
+    void aChunkWaitsForATransactionWhoseCommitIsLoggedButNotYetVisible() throws Exception {
+        try (Connection writer = connection(false);
+                Connection reading = connection(true);
+                Connection observer = connection(true)) {
+            int writerPid = pid(writer);
+            writer.setAutoCommit(false);
+            long xid;
+            try (Statement st = writer.createStatement();
+                    ResultSet rs = st.executeQuery(
+                            "UPDATE t SET v = 1 WHERE id = 1 RETURNING pg_catalog.pg_current_xact_id()::text")) {
+                rs.next();
+                xid = Long.parseLong(rs.getString(1));
+            }
+            // the newest xid, and nothing later ends before it: no snapshot lists it among those running
+            CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {
+                try {
+                    writer.commit();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            awaitSyncRepWait(observer, writerPid);
+
+            ChunkRead read = new ChunkRead(new Chunk(table(reading), 0, null, null, null, true), 1);
+            ChunkReader reader = new ChunkReader(reading);
+            CompletableFuture<Void> reading1 = CompletableFuture.runAsync(() -> {
+                try {
+                    reader.read(read, new Watermark("t", 1, 1, false), new Watermark("t", 1, 1, true));
+                } catch (SQLException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(500); // time enough for a read that does not wait to finish
+            try (Statement st = observer.createStatement()) {
+                // ends the wait: the transaction, committed locally, ends and becomes visible
+                st.execute("SELECT pg_catalog.pg_cancel_backend(" + writerPid + ")");
+            }
+            commit.get(30, TimeUnit.SECONDS);
+            reading1.get(30, TimeUnit.SECONDS);
+
+            assertTrue(read.snapshot().sees(xid), () -> "the chunk's snapshot " + read.snapshot() + " sees " + xid);
+            List<TupleData> rows = read.rows();
+            assertEquals(1, rows.size());
+            assertEquals("1", rows.get(0).text(1), "the chunk holds the committed update");
+        }
+    }
+
+    private static void awaitSyncRepWait(Connection observer, int pid) throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            try (Statement st = observer.createStatement();
+                    ResultSet rs =
+                            st.executeQuery("SELECT wait_event FROM pg_catalog.pg_stat_activity WHERE pid = " + pid)) {
+                if (rs.next() && "SyncRep".equals(rs.getString(1))) {
+                    return;
+                }
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("the writer's commit never waited for the synchronous standby");
+    }
+
+    private static SnapshotTable table(Connection c) throws SQLException {
+        int oid;
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT 'public.t'::pg_catalog.regclass::pg_catalog.oid")) {
+            rs.next();
+            oid = rs.getInt(1);
+        }
+        return new SnapshotTable(
+                oid,
+                "public",
+                "t",
+                'd',
+                List.of(new RelationColumn("id", 23, -1, true), new RelationColumn("v", 23, -1, false)),
+                List.of(new SnapshotTable.KeyColumn("id", "integer")),
+                0,
+                0);
+    }
+
+    private static int pid(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT pg_catalog.pg_backend_pid()")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    /** A connection whose commits wait for the standby, or ({@code local}) do not. */
+    private static Connection connection(boolean local) throws SQLException {
+        Connection c = server.getPostgresDatabase().getConnection();
+        try (Statement st = c.createStatement()) {
+            // the embedded server's default is off, which never waits
+            st.execute("SET synchronous_commit = " + (local ? "local" : "on"));
+        }
+        return c;
+    }
+}
