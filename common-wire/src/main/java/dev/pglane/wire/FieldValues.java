@@ -1,7 +1,12 @@
 package dev.pglane.wire;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
 
 /**
  * A struct's field values in its schema's order, as a decoder that checked each of them against its field's schema
@@ -35,6 +40,38 @@ public final class FieldValues {
     public Object get(Field field) {
         Object value = values[field.index()];
         return value == null ? field.schema().defaultValue() : value;
+    }
+
+    /**
+     * These values as a Connect {@link Struct}, with the FieldValues nested in them (in fields, arrays and maps) as
+     * Structs too, for a writer that reads only Connect data. Struct checks every value as it is put.
+     */
+    public Struct toStruct() {
+        Struct struct = new Struct(schema);
+        for (Field field : schema.fields()) {
+            Object value = values[field.index()];
+            if (value != null) { // left out, a field reads as its default, as here
+                struct.put(field, toConnect(value));
+            }
+        }
+        return struct;
+    }
+
+    private static Object toConnect(Object value) {
+        if (value instanceof FieldValues nested) {
+            return nested.toStruct();
+        }
+        if (value instanceof List<?> list) {
+            List<Object> out = new ArrayList<>(list.size());
+            list.forEach(item -> out.add(toConnect(item)));
+            return out;
+        }
+        if (value instanceof Map<?, ?> map) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            map.forEach((key, item) -> out.put(toConnect(key), toConnect(item)));
+            return out;
+        }
+        return value;
     }
 
     @Override

@@ -14,6 +14,7 @@ import static dev.pglane.wire.envelope.EnvelopeSchemas.TS_NS;
 import static dev.pglane.wire.envelope.EnvelopeSchemas.TS_US;
 import static dev.pglane.wire.envelope.EnvelopeSchemas.UNCHANGED_TOAST;
 
+import dev.pglane.wire.StructBuilder;
 import dev.pglane.wire.StructReader;
 import dev.pglane.wire.WireFormatException;
 import java.util.List;
@@ -37,28 +38,42 @@ public final class ChangeEnvelope {
      * @throws WireFormatException if the schema has no field for something the event carries
      */
     public static Struct toStruct(ChangeEvent event, Schema envelopeSchema) {
-        Struct out = new Struct(envelopeSchema);
-        putIfPresent(out, BEFORE, event.before());
-        putIfPresent(out, AFTER, event.after());
-        out.put(SOURCE, event.source().toStruct());
+        return (Struct) toValue(event, envelopeSchema, StructBuilder.Kind.STRUCT);
+    }
+
+    /**
+     * The envelope of {@code event} as a value of {@code kind}, its blocks too; the rows are the event's structs.
+     *
+     * @see #toStruct
+     */
+    public static Object toValue(ChangeEvent event, Schema envelopeSchema, StructBuilder.Kind kind) {
+        StructBuilder out = kind.start(envelopeSchema);
+        putIfPresent(out, envelopeSchema, BEFORE, event.before());
+        putIfPresent(out, envelopeSchema, AFTER, event.after());
+        out.put(SOURCE, event.source().toValue(kind));
         out.put(OP, event.op().code());
         Timestamps time = event.processingTime();
         if (time != null) {
             out.put(TS_MS, time.ms()).put(TS_US, time.us()).put(TS_NS, time.ns());
         }
         if (event.transaction() != null) {
-            out.put(TRANSACTION, event.transaction().toStruct());
+            out.put(TRANSACTION, event.transaction().toValue(kind));
         }
-        putIfPresent(out, UNCHANGED_TOAST, event.unchangedToast().isEmpty() ? null : event.unchangedToast());
-        putIfPresent(out, TEXT_VALUES, event.textValues().isEmpty() ? null : event.textValues());
+        putIfPresent(
+                out, envelopeSchema, UNCHANGED_TOAST, event.unchangedToast().isEmpty() ? null : event.unchangedToast());
+        putIfPresent(out, envelopeSchema, TEXT_VALUES, event.textValues().isEmpty() ? null : event.textValues());
         putIfPresent(
                 out,
+                envelopeSchema,
                 TRUNCATE,
-                event.truncate() == null ? null : event.truncate().toStruct());
+                event.truncate() == null ? null : event.truncate().toValue(kind));
         putIfPresent(
-                out, MESSAGE, event.message() == null ? null : event.message().toStruct());
-        putIfPresent(out, PENDING_SNAPSHOT, event.pendingSnapshot() ? Boolean.TRUE : null);
-        return out;
+                out,
+                envelopeSchema,
+                MESSAGE,
+                event.message() == null ? null : event.message().toValue(kind));
+        putIfPresent(out, envelopeSchema, PENDING_SNAPSHOT, event.pendingSnapshot() ? Boolean.TRUE : null);
+        return out.build();
     }
 
     /**
@@ -114,13 +129,13 @@ public final class ChangeEnvelope {
         return new Timestamps(ms, us, ns);
     }
 
-    private static void putIfPresent(Struct out, String field, Object value) {
+    private static void putIfPresent(StructBuilder out, Schema schema, String field, Object value) {
         if (value == null) {
             return;
         }
-        if (out.schema().field(field) == null) {
+        if (schema.field(field) == null) {
             throw WireFormatException.forField(
-                    "envelope", field, value, "schema " + out.schema().name() + " has no such field");
+                    "envelope", field, value, "schema " + schema.name() + " has no such field");
         }
         out.put(field, value);
     }

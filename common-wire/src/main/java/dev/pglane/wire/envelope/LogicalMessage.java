@@ -1,11 +1,11 @@
 package dev.pglane.wire.envelope;
 
+import dev.pglane.wire.StructBuilder;
 import dev.pglane.wire.StructReader;
 import java.util.Arrays;
 import java.util.Objects;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
-import org.apache.kafka.connect.data.Struct;
 
 /**
  * The envelope's {@code message} block for op {@code m}: a logical decoding message written with
@@ -38,11 +38,12 @@ public record LogicalMessage(String prefix, byte[] content, boolean transactiona
         return content.clone();
     }
 
-    public Struct toStruct() {
-        return new Struct(SCHEMA)
+    public Object toValue(StructBuilder.Kind kind) {
+        return kind.start(SCHEMA)
                 .put("prefix", prefix)
                 .put("content", content.clone())
-                .put("transactional", transactional);
+                .put("transactional", transactional)
+                .build();
     }
 
     public static LogicalMessage fromStruct(Object value) {

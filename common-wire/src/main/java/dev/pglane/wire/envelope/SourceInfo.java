@@ -1,13 +1,13 @@
 package dev.pglane.wire.envelope;
 
 import dev.pglane.wire.Lsn;
+import dev.pglane.wire.StructBuilder;
 import dev.pglane.wire.StructReader;
 import dev.pglane.wire.Xid;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
-import org.apache.kafka.connect.data.Struct;
 
 /**
  * The envelope's {@code source} block: where a change came from, with the fields of Debezium's
@@ -88,9 +88,9 @@ public record SourceInfo(
         return "[" + last + ",\"" + Long.toUnsignedString(lsn.asLong()) + "\"]";
     }
 
-    /** This block as a {@link #SCHEMA} struct. */
-    public Struct toStruct() {
-        return new Struct(SCHEMA)
+    /** This block as a {@link #SCHEMA} value of {@code kind}. */
+    public Object toValue(StructBuilder.Kind kind) {
+        return kind.start(SCHEMA)
                 .put("version", version)
                 .put("connector", CONNECTOR)
                 .put("name", name)
@@ -104,7 +104,8 @@ public record SourceInfo(
                 .put("table", table)
                 .put("txId", txId)
                 .put("lsn", lsn.asLong())
-                .put("xmin", xmin);
+                .put("xmin", xmin)
+                .build();
     }
 
     /**

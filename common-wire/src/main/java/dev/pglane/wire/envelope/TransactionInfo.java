@@ -1,10 +1,10 @@
 package dev.pglane.wire.envelope;
 
+import dev.pglane.wire.StructBuilder;
 import dev.pglane.wire.StructReader;
 import dev.pglane.wire.Xid;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
-import org.apache.kafka.connect.data.Struct;
 
 /**
  * The envelope's {@code transaction} block: Debezium's {@code id}, {@code total_order} and
@@ -56,14 +56,15 @@ public record TransactionInfo(long xid, long totalOrder, long dataCollectionOrde
         return Xid.format(xid);
     }
 
-    public Struct toStruct() {
-        return new Struct(SCHEMA)
+    public Object toValue(StructBuilder.Kind kind) {
+        return kind.start(SCHEMA)
                 .put("id", id())
                 .put("total_order", totalOrder)
                 .put("data_collection_order", dataCollectionOrder)
                 .put("xid", xid)
                 .put("subxid", subxid)
-                .put("generation", generation);
+                .put("generation", generation)
+                .build();
     }
 
     /**

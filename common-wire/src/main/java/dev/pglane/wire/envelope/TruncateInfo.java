@@ -1,9 +1,9 @@
 package dev.pglane.wire.envelope;
 
+import dev.pglane.wire.StructBuilder;
 import dev.pglane.wire.StructReader;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
-import org.apache.kafka.connect.data.Struct;
 
 /**
  * The envelope's {@code truncate} block for op {@code t}: the options of the TRUNCATE statement,
@@ -27,8 +27,11 @@ public record TruncateInfo(boolean cascade, boolean restartIdentity) {
         return new TruncateInfo((flags & 1) != 0, (flags & 2) != 0);
     }
 
-    public Struct toStruct() {
-        return new Struct(SCHEMA).put("cascade", cascade).put("restart_identity", restartIdentity);
+    public Object toValue(StructBuilder.Kind kind) {
+        return kind.start(SCHEMA)
+                .put("cascade", cascade)
+                .put("restart_identity", restartIdentity)
+                .build();
     }
 
     public static TruncateInfo fromStruct(Object value) {

@@ -1,6 +1,7 @@
 package dev.pglane.wire.marker;
 
 import dev.pglane.wire.Lsn;
+import dev.pglane.wire.StructBuilder;
 import dev.pglane.wire.StructReader;
 import dev.pglane.wire.Xid;
 import java.util.ArrayList;
@@ -90,7 +91,12 @@ public final class MarkerCodec {
 
     /** The marker value struct. */
     public static Struct toStruct(Marker marker) {
-        Struct out = new Struct(SCHEMA)
+        return (Struct) toValue(marker, StructBuilder.Kind.STRUCT);
+    }
+
+    /** The marker value as a value of {@code kind}. */
+    public static Object toValue(Marker marker, StructBuilder.Kind kind) {
+        StructBuilder out = kind.start(SCHEMA)
                 .put("status", marker.status().name())
                 .put("ts_ms", marker.tsMs())
                 .put("generation", marker.generation());
@@ -105,12 +111,12 @@ public final class MarkerCodec {
                 Marker.End e = (Marker.End) marker;
                 transaction(out, e.xid())
                         .put("event_count", e.eventCount())
-                        .put("data_collections", collections(e.dataCollections()))
+                        .put("data_collections", collections(e.dataCollections(), kind))
                         .put("commit_lsn", e.commitLsn().asLong())
                         .put("end_lsn", e.endLsn().asLong())
                         .put("commit_ts_us", e.commitTsUs());
                 if (e.snapshot() != null) {
-                    out.put("snapshot", snapshot(e.snapshot()));
+                    out.put("snapshot", snapshot(e.snapshot(), kind));
                 }
             }
             case ABORT -> {
@@ -128,7 +134,7 @@ public final class MarkerCodec {
             case HEARTBEAT -> out.put("lsn", ((Marker.Heartbeat) marker).lsn().asLong());
             default -> throw new IllegalStateException("unhandled marker status " + marker.status());
         }
-        return out;
+        return out.build();
     }
 
     /**
@@ -227,35 +233,38 @@ public final class MarkerCodec {
         }
     }
 
-    private static Struct snapshot(SnapshotChunk chunk) {
-        return new Struct(SNAPSHOT_CHUNK_SCHEMA)
+    private static Object snapshot(SnapshotChunk chunk, StructBuilder.Kind kind) {
+        return kind.start(SNAPSHOT_CHUNK_SCHEMA)
                 .put("snapshot_id", chunk.snapshotId())
                 .put("table", chunk.table())
                 .put("chunk", chunk.chunk())
                 .put("table_done", chunk.tableDone())
                 .put("snapshot_done", chunk.snapshotDone())
-                .put("range", chunk.range() == null ? null : range(chunk.range()))
-                .put("table_start", chunk.tableStart() ? Boolean.TRUE : null);
+                .put("range", chunk.range() == null ? null : range(chunk.range(), kind))
+                .put("table_start", chunk.tableStart() ? Boolean.TRUE : null)
+                .build();
     }
 
-    private static Struct range(SnapshotChunk.KeyRange range) {
-        return new Struct(KEY_RANGE_SCHEMA)
+    private static Object range(SnapshotChunk.KeyRange range, StructBuilder.Kind kind) {
+        return kind.start(KEY_RANGE_SCHEMA)
                 .put("columns", range.columns())
                 .put("lower", range.lower())
-                .put("upper", range.upper());
+                .put("upper", range.upper())
+                .build();
     }
 
-    private static Struct transaction(Struct out, long xid) {
+    private static StructBuilder transaction(StructBuilder out, long xid) {
         return out.put("id", Xid.format(xid)).put("xid", xid);
     }
 
-    private static List<Struct> collections(List<DataCollectionCount> counts) {
-        List<Struct> out = new ArrayList<>(counts.size());
+    private static List<Object> collections(List<DataCollectionCount> counts, StructBuilder.Kind kind) {
+        List<Object> out = new ArrayList<>(counts.size());
         for (DataCollectionCount c : counts) {
-            out.add(new Struct(DATA_COLLECTION_SCHEMA)
+            out.add(kind.start(DATA_COLLECTION_SCHEMA)
                     .put("data_collection", c.dataCollection())
                     .put("event_count", c.eventCount())
-                    .put("topic", c.topic()));
+                    .put("topic", c.topic())
+                    .build());
         }
         return out;
     }

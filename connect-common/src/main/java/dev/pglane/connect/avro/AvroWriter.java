@@ -1,5 +1,6 @@
 package dev.pglane.connect.avro;
 
+import dev.pglane.wire.FieldValues;
 import io.apicurio.registry.utils.converter.avro.AvroData;
 import io.apicurio.registry.utils.converter.avro.AvroDataConfig;
 import java.io.ByteArrayOutputStream;
@@ -57,7 +58,11 @@ public final class AvroWriter {
         this.registryTimeout = registryTimeout;
     }
 
-    /** The record's bytes; {@code null} for a null value (a tombstone's, or a record without a key). */
+    /**
+     * The record's bytes; {@code null} for a null value (a tombstone's, or a record without a key).
+     *
+     * @param value Connect data, in which a struct may be {@link FieldValues}
+     */
     public byte[] write(String topic, Schema schema, Object value) {
         if (value == null) {
             return null;
@@ -69,7 +74,7 @@ public final class AvroWriter {
                     registryTimeout,
                     registryUrl,
                     "the first record of schema " + schema.name() + " on topic " + topic,
-                    () -> converter.fromConnectData(topic, schema, value));
+                    () -> converter.fromConnectData(topic, schema, connectData(value)));
             int id = ByteBuffer.wrap(first, 1, 4).getInt();
             registered.get(schema).put(topic, new Registered(id, encoder(schema)));
             return first;
@@ -101,7 +106,12 @@ public final class AvroWriter {
         } catch (ConnectAvroEncoder.Unsupported e) {
             LOG.info("Avro records of schema {} are written through AvroData: {}", schema.name(), e.getMessage());
             GenericDatumWriter<Object> writer = new GenericDatumWriter<>(avro);
-            return (value, out) -> writer.write(avroData.fromConnectData(schema, value), out);
+            return (value, out) -> writer.write(avroData.fromConnectData(schema, connectData(value)), out);
         }
+    }
+
+    /** {@code value} as the converter and {@link AvroData} read it: {@link FieldValues} as a Struct. */
+    private static Object connectData(Object value) {
+        return value instanceof FieldValues values ? values.toStruct() : value;
     }
 }

@@ -1,5 +1,6 @@
 package dev.pglane.connect.avro;
 
+import dev.pglane.wire.FieldValues;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -205,7 +206,10 @@ interface ConnectAvroEncoder {
         };
     }
 
-    /** Fields in the Connect schema's order, which is the Avro record's ({@code AvroData} keeps it). */
+    /**
+     * Fields in the Connect schema's order, which is the Avro record's ({@code AvroData} keeps it), from a {@link
+     * Struct} or from {@link FieldValues}.
+     */
     private static ConnectAvroEncoder struct(Schema connect, org.apache.avro.Schema avro) throws Unsupported {
         check(avro, org.apache.avro.Schema.Type.RECORD);
         List<Field> fields = connect.fields();
@@ -220,10 +224,16 @@ interface ConnectAvroEncoder {
         Field[] byIndex = fields.toArray(Field[]::new);
         ConnectAvroEncoder[] encoderByIndex = encoders.toArray(ConnectAvroEncoder[]::new);
         return (value, out) -> {
-            Struct struct = (Struct) value;
-            for (int i = 0; i < byIndex.length; i++) {
-                // get, not getWithoutDefault: a missing value is written as its schema's default, as AvroData does
-                encoderByIndex[i].write(struct.get(byIndex[i]), out);
+            // get, not getWithoutDefault: a missing value is written as its schema's default, as AvroData does
+            if (value instanceof FieldValues values) {
+                for (int i = 0; i < byIndex.length; i++) {
+                    encoderByIndex[i].write(values.get(byIndex[i]), out);
+                }
+            } else {
+                Struct struct = (Struct) value;
+                for (int i = 0; i < byIndex.length; i++) {
+                    encoderByIndex[i].write(struct.get(byIndex[i]), out);
+                }
             }
         };
     }

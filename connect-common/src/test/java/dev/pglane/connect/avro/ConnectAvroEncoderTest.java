@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.pglane.wire.StructBuilder;
 import dev.pglane.wire.TransactionKey;
 import dev.pglane.wire.envelope.ChangeEnvelope;
+import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.envelope.EnvelopeSamples;
 import dev.pglane.wire.marker.Marker;
 import dev.pglane.wire.marker.MarkerCodec;
@@ -44,6 +46,21 @@ class ConnectAvroEncoderTest {
         assertSameAsAvroData(TransactionKey.SCHEMA, TransactionKey.of(4_000_000_000L));
         for (Marker marker : MarkerSamples.all()) {
             assertSameAsAvroData(MarkerCodec.SCHEMA, MarkerCodec.toStruct(marker));
+        }
+    }
+
+    @Test
+    void envelopesAndMarkersAsFieldValuesAreWrittenAsTheirStructs() throws Exception {
+        ChangeEvent update = EnvelopeSamples.update();
+        assertSameAsAvroData(
+                EnvelopeSamples.ENVELOPE,
+                ChangeEnvelope.toStruct(update, EnvelopeSamples.ENVELOPE),
+                ChangeEnvelope.toValue(update, EnvelopeSamples.ENVELOPE, StructBuilder.Kind.FIELD_VALUES));
+        for (Marker marker : MarkerSamples.all()) {
+            assertSameAsAvroData(
+                    MarkerCodec.SCHEMA,
+                    MarkerCodec.toStruct(marker),
+                    MarkerCodec.toValue(marker, StructBuilder.Kind.FIELD_VALUES));
         }
     }
 
@@ -159,13 +176,18 @@ class ConnectAvroEncoderTest {
     }
 
     private void assertSameAsAvroData(Schema schema, Object value) throws Exception {
+        assertSameAsAvroData(schema, value, value);
+    }
+
+    /** {@code encoded}, written by the encoder, gives the bytes {@code value} gives written through AvroData. */
+    private void assertSameAsAvroData(Schema schema, Object value, Object encoded) throws Exception {
         org.apache.avro.Schema avro = avroData.fromConnectSchema(schema);
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         BinaryEncoder reference = EncoderFactory.get().directBinaryEncoder(expected, null);
         new GenericDatumWriter<>(avro).write(avroData.fromConnectData(schema, value), reference);
         reference.flush();
         assertArrayEquals(
-                expected.toByteArray(), encode(ConnectAvroEncoder.compile(schema, avro), value), schema.name());
+                expected.toByteArray(), encode(ConnectAvroEncoder.compile(schema, avro), encoded), schema.name());
     }
 
     private static byte[] encode(ConnectAvroEncoder encoder, Object value) throws IOException {

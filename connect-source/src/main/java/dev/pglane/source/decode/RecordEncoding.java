@@ -4,6 +4,7 @@ import dev.pglane.connect.avro.AvroPayload;
 import dev.pglane.connect.avro.AvroWriter;
 import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.connect.json.PglaneJsonConverter;
+import dev.pglane.wire.StructBuilder;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
@@ -19,6 +20,11 @@ public interface RecordEncoding {
 
     /** The key's or value's schema and value as the record carries them. */
     SchemaAndValue encode(String topic, Schema schema, Object data, boolean isKey);
+
+    /** The structs {@link #encode} takes for envelopes and markers: Connect's, unless it writes them itself. */
+    default StructBuilder.Kind structs() {
+        return StructBuilder.Kind.STRUCT;
+    }
 
     /** @param avro the Avro converter's settings ({@link AvroPayload#settings}), for {@code AVRO} */
     static RecordEncoding of(PayloadFormat format, Map<String, String> avro) {
@@ -65,6 +71,12 @@ public interface RecordEncoding {
             this.keys = ThreadLocal.withInitial(() -> new AvroWriter(AvroPayload.converter(settings, true), settings));
             this.values =
                     ThreadLocal.withInitial(() -> new AvroWriter(AvroPayload.converter(settings, false), settings));
+        }
+
+        /** The writer reads FieldValues, which spare the lanes Struct's checks of every value. */
+        @Override
+        public StructBuilder.Kind structs() {
+            return StructBuilder.Kind.FIELD_VALUES;
         }
 
         @Override

@@ -270,7 +270,7 @@ public final class RecordFactory implements BatchDecoder {
                 offset,
                 topic,
                 key,
-                new SchemaAndValue(envelopeSchema, ChangeEnvelope.toStruct(event, envelopeSchema)),
+                new SchemaAndValue(envelopeSchema, ChangeEnvelope.toValue(event, envelopeSchema, encoding.structs())),
                 Math.floorDiv(stamp.timeMicros(), 1000L),
                 headers,
                 null);
@@ -326,7 +326,7 @@ public final class RecordFactory implements BatchDecoder {
                 item.offset(),
                 topics.transactionsTopic(),
                 transactionKey(marker.keyXid()),
-                new SchemaAndValue(MarkerCodec.SCHEMA, MarkerCodec.toStruct(marker)),
+                new SchemaAndValue(MarkerCodec.SCHEMA, MarkerCodec.toValue(marker, encoding.structs())),
                 marker.tsMs(),
                 null,
                 confirmLsn(marker));
