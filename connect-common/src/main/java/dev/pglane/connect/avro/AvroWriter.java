@@ -85,7 +85,8 @@ public final class AvroWriter {
         out.write(known.id() >>> 16);
         out.write(known.id() >>> 8);
         out.write(known.id());
-        encoder = EncoderFactory.get().directBinaryEncoder(out, encoder);
+        // buffered: the direct encoder hands ByteArrayOutputStream each varint byte by a synchronized write(int)
+        encoder = EncoderFactory.get().binaryEncoder(out, encoder);
         try {
             known.encoder().write(value, encoder);
             encoder.flush();
