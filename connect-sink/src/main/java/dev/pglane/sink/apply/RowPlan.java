@@ -103,11 +103,13 @@ final class RowPlan {
         this.rowTuple = written.isEmpty() ? " DEFAULT VALUES" : "(" + placeholders(written.size()) + ")";
         List<String> upsertKey =
                 keyed && names(written).containsAll(target.identityKey()) ? target.identityKey() : List.of();
-        String upsert = upsertClause(upsertKey, true);
+        // a partitioned table cannot return xmax of the rows it routes: its upserts are not told apart from inserts
+        String upsert = upsertClause(upsertKey, !target.partitioned());
         this.policy = policy;
         this.overwrites = overwrites;
         this.conflictClause = overwrites ? upsertClause(upsertKey, false) : conflictClause(policy, upsert);
-        this.returnsInserted = policy == ConflictPolicy.UPSERT && !overwrites && !upsertKey.isEmpty();
+        this.returnsInserted =
+                policy == ConflictPolicy.UPSERT && !overwrites && !upsertKey.isEmpty() && !target.partitioned();
         this.statement = statement(target, keyed);
         this.upsertRow = kind == Kind.UPDATE && policy == ConflictPolicy.UPSERT && !keepsToast
                 ? insertHead + rowTuple + upsert
@@ -309,7 +311,8 @@ final class RowPlan {
     /**
      * By key: {@code WHERE k OPERATOR(pg_catalog.=) ?}, with the key index's own operator. Without one, the row's identity columns compared as canonical text
      * (every type has a text form, not every type an equality operator), and {@code ctid} so that only
-     * one of several identical rows changes, as PostgreSQL's subscriber does.
+     * one of several identical rows changes, as PostgreSQL's subscriber does; with {@code tableoid}, since in a
+     * partitioned table each partition has its own ctids (a TID scan serves the pair as it serves ctid alone).
      */
     private String where(TargetTable target, boolean keyed) {
         if (keyed && match.stream().map(Field::name).toList().equals(target.identityKey())) {
@@ -321,7 +324,8 @@ final class RowPlan {
         String same = match.stream()
                 .map(f -> quote(f.name()) + "::text IS NOT DISTINCT FROM CAST(? AS " + typeOf(target, f) + ")::text")
                 .collect(Collectors.joining(" AND "));
-        return " WHERE ctid = (SELECT ctid FROM " + qualified(table) + " WHERE " + same + " LIMIT 1)";
+        return " WHERE (tableoid, ctid) = (SELECT tableoid, ctid FROM " + qualified(table) + " WHERE " + same
+                + " LIMIT 1)";
     }
 
     private static String typeOf(TargetTable target, Field field) {

@@ -17,8 +17,9 @@ import java.util.Optional;
  * foreign keys. The session's search path is pinned to pg_catalog, so unqualified names here are the system's.
  */
 final class CatalogReader {
-    private static final String RELATION = "SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-            + " WHERE n.nspname = ? AND c.relname = ? AND c.relkind IN ('r', 'p')";
+    private static final String RELATION = "SELECT c.oid, c.relkind = 'p' FROM pg_class c"
+            + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = ?"
+            + " AND c.relkind IN ('r', 'p')";
 
     private static final String COLUMNS =
             "SELECT attname, pg_catalog.format_type(atttypid, atttypmod), attgenerated <> ''"
@@ -60,10 +61,11 @@ final class CatalogReader {
 
     /** The table as {@code connection} sees it now, or empty if there is no such table. */
     static Optional<TargetTable> read(Connection connection, TableName name) throws SQLException {
-        Long oid = relationOid(connection, name);
-        if (oid == null) {
+        Relation relation = relation(connection, name);
+        if (relation == null) {
             return Optional.empty();
         }
+        long oid = relation.oid();
         List<String> primaryKey = List.of();
         List<List<String>> uniqueKeys = new ArrayList<>();
         Map<String, String> equality = new HashMap<>();
@@ -83,15 +85,23 @@ final class CatalogReader {
             }
         }
         return Optional.of(new TargetTable(
-                name, columns(connection, oid), primaryKey, uniqueKeys, foreignKeys(connection, oid), equality));
+                name,
+                columns(connection, oid),
+                primaryKey,
+                uniqueKeys,
+                foreignKeys(connection, oid),
+                equality,
+                relation.partitioned()));
     }
 
-    private static Long relationOid(Connection connection, TableName name) throws SQLException {
+    private record Relation(long oid, boolean partitioned) {}
+
+    private static Relation relation(Connection connection, TableName name) throws SQLException {
         try (PreparedStatement st = connection.prepareStatement(RELATION)) {
             st.setString(1, name.schema());
             st.setString(2, name.table());
             try (ResultSet rs = st.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : null;
+                return rs.next() ? new Relation(rs.getLong(1), rs.getBoolean(2)) : null;
             }
         }
     }

@@ -15,6 +15,8 @@ import java.util.Optional;
  * @param foreignKeys the foreign keys it declares
  * @param keyEquality per key column, the schema-qualified equality operator of its unique index (the primary
  *     key's where a column is in several); a column missing here compares with pg_catalog's {@code =}
+ * @param partitioned a partitioned table: its rows live in its partitions, so a {@code ctid} names a row only with
+ *     its {@code tableoid}, and PostgreSQL cannot return system columns such as {@code xmax} of rows it routes
  */
 public record TargetTable(
         TableName name,
@@ -22,7 +24,8 @@ public record TargetTable(
         List<String> primaryKey,
         List<List<String>> uniqueKeys,
         List<ForeignKey> foreignKeys,
-        Map<String, String> keyEquality) {
+        Map<String, String> keyEquality,
+        boolean partitioned) {
 
     public TargetTable {
         columns = List.copyOf(columns);
@@ -32,14 +35,14 @@ public record TargetTable(
         keyEquality = Map.copyOf(keyEquality);
     }
 
-    /** A table whose keys are all of built-in types. */
+    /** A table, not partitioned, whose keys are all of built-in types. */
     public TargetTable(
             TableName name,
             List<TargetColumn> columns,
             List<String> primaryKey,
             List<List<String>> uniqueKeys,
             List<ForeignKey> foreignKeys) {
-        this(name, columns, primaryKey, uniqueKeys, foreignKeys, Map.of());
+        this(name, columns, primaryKey, uniqueKeys, foreignKeys, Map.of(), false);
     }
 
     /** {@code OPERATOR(schema.=)}: how a statement compares key column {@code column} with a value. */

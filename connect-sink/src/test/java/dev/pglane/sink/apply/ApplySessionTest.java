@@ -360,6 +360,43 @@ class ApplySessionTest {
     }
 
     @Test
+    void aRowOfAPartitionedTableWithoutKeyIsFoundInItsOwnPartition() throws SQLException {
+        // the first row of each partition: both have ctid (0,1)
+        server.execute(
+                "CREATE TABLE public.parted_log (at int, v int) PARTITION BY RANGE (at)",
+                "CREATE TABLE public.parted_log_low PARTITION OF public.parted_log FOR VALUES FROM (0) TO (100)",
+                "CREATE TABLE public.parted_log_high PARTITION OF public.parted_log FOR VALUES FROM (100) TO (200)",
+                "INSERT INTO public.parted_log VALUES (50, 1), (150, 2)");
+        SourceTable log = SourceTable.of("public", "parted_log", key("at", PgType.INT4), key("v", PgType.INT4));
+        SourceTransaction tx = new TestTransaction(17, Lsn.parse("0/F800"))
+                .update(log, log.row(150, 2), log.row(150, 3))
+                .build();
+        try (ApplySession session = open(server, ConflictPolicy.ERROR, 100, false)) {
+            applyAndCommit(session, tx);
+        }
+        assertEquals(List.of("50|1", "150|3"), server.rows("SELECT at, v FROM public.parted_log ORDER BY at"));
+    }
+
+    @Test
+    void upsertsIntoAPartitionedTable() throws SQLException {
+        server.execute(
+                "CREATE TABLE public.parted (id int, at int, v int, PRIMARY KEY (id, at)) PARTITION BY RANGE (at)",
+                "CREATE TABLE public.parted_low PARTITION OF public.parted FOR VALUES FROM (0) TO (100)",
+                "INSERT INTO public.parted VALUES (1, 50, 1)");
+        SourceTable parted = SourceTable.of(
+                "public", "parted", key("id", PgType.INT4), key("at", PgType.INT4), column("v", PgType.INT4));
+        int at = 50;
+        SourceTransaction tx = new TestTransaction(18, Lsn.parse("0/F900"))
+                .insert(parted, parted.row(1, at, 10))
+                .update(parted, parted.row(2, at, null), parted.row(2, at, 20))
+                .build();
+        try (ApplySession session = open(server, ConflictPolicy.UPSERT, 100, false)) {
+            applyAndCommit(session, tx);
+        }
+        assertEquals(List.of("1|50|10", "2|50|20"), server.rows("SELECT * FROM public.parted ORDER BY id"));
+    }
+
+    @Test
     void createsMissingTablesUnderAutoCreateAndForgetsThemOnRollback() throws SQLException {
         SourceTable created = orders("created");
         SourceTransaction tx = new TestTransaction(15, Lsn.parse("0/F000"))

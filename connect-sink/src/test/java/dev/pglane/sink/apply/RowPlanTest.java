@@ -145,7 +145,8 @@ class RowPlanTest {
     void withoutATargetKeyOneRowMatchingTheIdentityColumnsChanges() {
         RowPlan plan = plan(KEYLESS, ConflictPolicy.ERROR, tx -> tx.delete(SOURCE, SOURCE.row(1, null, null)));
         assertEquals(
-                "DELETE FROM \"dst\".\"Items\" WHERE ctid = (SELECT ctid FROM \"dst\".\"Items\" WHERE"
+                "DELETE FROM \"dst\".\"Items\" WHERE (tableoid, ctid) = (SELECT tableoid, ctid FROM \"dst\".\"Items\""
+                        + " WHERE"
                         + " \"id\"::text IS NOT DISTINCT FROM CAST(? AS integer)::text LIMIT 1)",
                 plan.statement);
     }
