@@ -87,6 +87,14 @@ public final class PgSourceConfig extends AbstractConfig {
             + " publication is never altered; if it does not match the lists, validation fails.";
     static final boolean PUBLICATION_CREATE_DEFAULT = true;
 
+    public static final String PUBLICATION_VIA_ROOT = "publication.via.partition.root";
+    static final String PUBLICATION_VIA_ROOT_DOC = "Create the publication WITH (publish_via_partition_root):"
+            + " a partitioned table's changes and snapshot rows are then the root table's, on one topic, whichever"
+            + " partition holds the row (an update that moves a row between partitions is a delete and an insert),"
+            + " and partitions created or attached later are captured with it. Off: every partition is a table of"
+            + " its own. An existing publication keeps its setting; a WARN names a difference.";
+    static final boolean PUBLICATION_VIA_ROOT_DEFAULT = true;
+
     public static final String TABLE_INCLUDE_LIST = "table.include.list";
     static final String TABLE_INCLUDE_LIST_DOC = "Capture only the tables whose schema.table matches one of these"
             + " regular expressions (whole-name match). Cannot be combined with table.exclude.list.";
@@ -261,6 +269,10 @@ public final class PgSourceConfig extends AbstractConfig {
         return getBoolean(PUBLICATION_CREATE);
     }
 
+    public boolean publicationViaRoot() {
+        return getBoolean(PUBLICATION_VIA_ROOT);
+    }
+
     public TableFilter tableFilter() {
         return tableFilter(this::get);
     }
@@ -428,6 +440,8 @@ public final class PgSourceConfig extends AbstractConfig {
                 .define(STRING, PUBLICATION_NAME_DEFAULT, PUBLICATION_NAME_RULE, HIGH, PUBLICATION_NAME_DOC);
         group.key(PUBLICATION_CREATE, "Create publication", Width.SHORT)
                 .define(BOOLEAN, PUBLICATION_CREATE_DEFAULT, null, MEDIUM, PUBLICATION_CREATE_DOC);
+        group.key(PUBLICATION_VIA_ROOT, "Publish partitions as their root", Width.SHORT)
+                .define(BOOLEAN, PUBLICATION_VIA_ROOT_DEFAULT, null, MEDIUM, PUBLICATION_VIA_ROOT_DOC);
         group.key(TABLE_INCLUDE_LIST, "Tables to include", Width.LONG)
                 .define(LIST, TABLE_INCLUDE_LIST_DEFAULT, new RegexList(), HIGH, TABLE_INCLUDE_LIST_DOC);
         group.key(TABLE_EXCLUDE_LIST, "Tables to exclude", Width.LONG)

@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Creates the publication when it is absent and {@code publication.create} allows it: FOR ALL TABLES
- * without table lists, else FOR TABLE with the tables the lists select now. An existing publication is
- * never altered, since other consumers may rely on it (validation reports a mismatch).
+ * without table lists, else FOR TABLE with the tables the lists select now, and with {@code
+ * publish_via_partition_root} as {@code publication.via.partition.root} says. An existing publication is never
+ * altered, since other consumers may rely on it (validation reports a mismatch).
  */
 public final class PublicationSetup {
     private static final Logger log = LoggerFactory.getLogger(PublicationSetup.class);
@@ -26,10 +27,36 @@ public final class PublicationSetup {
 
     private PublicationSetup() {}
 
-    /** @throws ConnectException if the publication is missing and may not be created, or would be empty */
-    public static void ensure(Connection connection, String publication, boolean create, TableFilter filter)
+    /** {@link #ensure(Connection, String, boolean, TableFilter, boolean)} as {@code config} says. */
+    public static void ensure(Connection connection, PgSourceConfig config) throws SQLException {
+        ensure(
+                connection,
+                config.publicationName(),
+                config.publicationCreate(),
+                config.tableFilter(),
+                config.publicationViaRoot());
+    }
+
+    /**
+     * @param viaRoot create it {@code WITH (publish_via_partition_root)}; an existing one that differs is named in a
+     *     WARN
+     * @throws ConnectException if the publication is missing and may not be created, or would be empty
+     */
+    public static void ensure(
+            Connection connection, String publication, boolean create, TableFilter filter, boolean viaRoot)
             throws SQLException {
-        if (exists(connection, publication)) {
+        Boolean existingViaRoot = viaRoot(connection, publication);
+        if (existingViaRoot != null) {
+            if (existingViaRoot != viaRoot) {
+                log.warn(
+                        "Publication {} has publish_via_partition_root = {}, {} = {}: it is used as it is, so a"
+                                + " partitioned table's changes are {}",
+                        publication,
+                        existingViaRoot,
+                        PgSourceConfig.PUBLICATION_VIA_ROOT,
+                        viaRoot,
+                        existingViaRoot ? "its root table's" : "those of each partition, under the partition's name");
+            }
             return;
         }
         if (!create) {
@@ -37,7 +64,8 @@ public final class PublicationSetup {
                     + PgSourceConfig.PUBLICATION_CREATE + " is false; create it first");
         }
         PGConnection pg = connection.unwrap(PGConnection.class);
-        String target = filter.capturesAll() ? "FOR ALL TABLES" : "FOR TABLE " + tableList(connection, pg, filter);
+        String target = (filter.capturesAll() ? "FOR ALL TABLES" : "FOR TABLE " + tableList(connection, pg, filter))
+                + " WITH (publish_via_partition_root = " + viaRoot + ")";
         try (Statement st = connection.createStatement()) {
             st.execute("CREATE PUBLICATION " + pg.escapeIdentifier(publication) + " " + target);
             log.info("Created publication {} {}", publication, target);
@@ -48,11 +76,13 @@ public final class PublicationSetup {
         }
     }
 
-    private static boolean exists(Connection connection, String publication) throws SQLException {
-        try (PreparedStatement st = connection.prepareStatement("SELECT 1 FROM pg_publication WHERE pubname = ?")) {
+    /** The publication's {@code publish_via_partition_root}, or {@code null} if it does not exist. */
+    private static Boolean viaRoot(Connection connection, String publication) throws SQLException {
+        try (PreparedStatement st =
+                connection.prepareStatement("SELECT pubviaroot FROM pg_catalog.pg_publication WHERE pubname = ?")) {
             st.setString(1, publication);
             try (ResultSet rs = st.executeQuery()) {
-                return rs.next();
+                return rs.next() ? rs.getBoolean(1) : null;
             }
         }
     }

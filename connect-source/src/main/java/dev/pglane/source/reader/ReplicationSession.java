@@ -141,7 +141,7 @@ public final class ReplicationSession implements AutoCloseable {
         Connection sql = endpoint.connect("pglane-" + start.connectorName() + "-setup");
         try {
             ServerVersion server = ServerVersion.of(sql);
-            PublicationSetup.ensure(sql, config.publicationName(), config.publicationCreate(), config.tableFilter());
+            PublicationSetup.ensure(sql, config);
             boolean whenNeeded = config.snapshotMode() == SnapshotMode.WHEN_NEEDED;
             SlotSetup.Slot slot = SlotSetup.ensure(
                     sql,

@@ -21,13 +21,13 @@ final class ChunkSql {
         this.connection = connection;
     }
 
-    /** {@code COPY (SELECT <published columns> FROM ONLY <table> WHERE <range>) TO STDOUT}. */
+    /** {@code COPY (SELECT <published columns> FROM [ONLY] <table> WHERE <range>) TO STDOUT}. */
     String copy(Chunk chunk) throws SQLException {
         StringJoiner columns = new StringJoiner(", ");
         for (RelationColumn column : chunk.table().columns()) {
             columns.add(quote(column.name()));
         }
-        return "COPY (SELECT " + columns + " FROM ONLY " + table(chunk.table()) + where(chunk) + ") TO STDOUT";
+        return "COPY (SELECT " + columns + from(chunk.table()) + where(chunk) + ") TO STDOUT";
     }
 
     /**
@@ -47,8 +47,7 @@ final class ChunkSql {
         for (SnapshotTable.KeyColumn key : table.chunkKey()) {
             order.add(table(table) + "." + quote(key.name()));
         }
-        return "SELECT " + select + " FROM ONLY " + table(table) + from + " ORDER BY " + order + " OFFSET " + rows
-                + " LIMIT 1";
+        return "SELECT " + select + from(table) + from + " ORDER BY " + order + " OFFSET " + rows + " LIMIT 1";
     }
 
     private String where(Chunk chunk) throws SQLException {
@@ -88,6 +87,11 @@ final class ChunkSql {
             names.add(quote(key.name()));
         }
         return names.toString();
+    }
+
+    /** {@code FROM ONLY <table>}: its own rows, not an inheritance child's; a partitioned table's are its partitions'. */
+    private String from(SnapshotTable table) throws SQLException {
+        return (table.partitioned() ? " FROM " : " FROM ONLY ") + table(table);
     }
 
     private String table(SnapshotTable table) throws SQLException {

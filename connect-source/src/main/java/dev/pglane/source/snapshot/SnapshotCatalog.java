@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * Reads which tables a snapshot covers, and how, from the catalog: exactly the relations the publication sends
- * changes for ({@code pg_publication_tables}: the partitions of a partitioned table, not its root), with the columns
+ * changes for ({@code pg_publication_tables}: a partitioned table's root under {@code publish_via_partition_root}, else
+ * its partitions), with the columns
  * pgoutput publishes (its column list from PostgreSQL 15, else every column but generated ones) and their key flags as
  * pgoutput sets them (every column under REPLICA IDENTITY FULL, else the identity index's).
  */
@@ -26,7 +27,7 @@ final class SnapshotCatalog {
                 + " c.relreplident = 'f' OR EXISTS (SELECT 1 FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid"
                 + " AND a.attnum = ANY (i.indkey) AND ((c.relreplident = 'd' AND i.indisprimary)"
                 + " OR (c.relreplident = 'i' AND i.indisreplident))), GREATEST(c.reltuples, 0)::int8,"
-                + " pg_catalog.pg_table_size(c.oid)"
+                + " pg_catalog.pg_table_size(c.oid), c.relkind = 'p'"
                 + " FROM pg_catalog.pg_publication_tables pt"
                 + " JOIN pg_catalog.pg_namespace n ON n.nspname = pt.schemaname"
                 + " JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = pt.tablename"
@@ -47,7 +48,8 @@ final class SnapshotCatalog {
                                 rs.getString(3),
                                 rs.getString(4).charAt(0),
                                 rs.getLong(9),
-                                rs.getLong(10));
+                                rs.getLong(10),
+                                rs.getBoolean(11));
                         tables.put(oid, table);
                     }
                     table.columns.add(
@@ -65,7 +67,8 @@ final class SnapshotCatalog {
                     table.columns,
                     chunkKey(sql, table.oid),
                     table.estimatedRows,
-                    table.estimatedBytes));
+                    table.estimatedBytes,
+                    table.partitioned));
         }
         return out;
     }
@@ -98,15 +101,24 @@ final class SnapshotCatalog {
         final char identity;
         final long estimatedRows;
         final long estimatedBytes;
+        final boolean partitioned;
         final List<RelationColumn> columns = new ArrayList<>();
 
-        Builder(int oid, String schema, String table, char identity, long estimatedRows, long estimatedBytes) {
+        Builder(
+                int oid,
+                String schema,
+                String table,
+                char identity,
+                long estimatedRows,
+                long estimatedBytes,
+                boolean partitioned) {
             this.oid = oid;
             this.schema = schema;
             this.table = table;
             this.identity = identity;
             this.estimatedRows = estimatedRows;
             this.estimatedBytes = estimatedBytes;
+            this.partitioned = partitioned;
         }
     }
 }

@@ -12,6 +12,9 @@ import java.util.List;
  *     has neither, which is then read in one chunk
  * @param estimatedRows the rows the server's statistics estimate ({@code reltuples}), 0 when it has none
  * @param estimatedBytes the table's size on disk with its TOAST ({@code pg_table_size}), for its average row size
+ * @param partitioned a partitioned table, published as its partitions' root ({@code publish_via_partition_root}):
+ *     its rows are its partitions', where any other table's are its own (an inheritance parent's children are tables
+ *     of their own)
  */
 record SnapshotTable(
         int oid,
@@ -21,7 +24,8 @@ record SnapshotTable(
         List<RelationColumn> columns,
         List<KeyColumn> chunkKey,
         long estimatedRows,
-        long estimatedBytes) {
+        long estimatedBytes,
+        boolean partitioned) {
 
     /** A column of the chunk key, with the type name the server formats for it (for typed literals). */
     record KeyColumn(String name, String typeName) {}

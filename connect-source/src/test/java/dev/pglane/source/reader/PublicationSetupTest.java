@@ -35,6 +35,10 @@ class PublicationSetupTest {
             st.execute("CREATE TABLE public.b (id int PRIMARY KEY)");
             st.execute("CREATE TABLE public.\"Mixed Case\" (id int PRIMARY KEY)");
             st.execute("CREATE PUBLICATION theirs FOR TABLE public.b");
+            st.execute("CREATE TABLE public.parts (region text, id int, PRIMARY KEY (region, id))"
+                    + " PARTITION BY LIST (region)");
+            st.execute("CREATE TABLE public.parts_eu PARTITION OF public.parts FOR VALUES IN ('eu')");
+            st.execute("CREATE TABLE public.parts_us PARTITION OF public.parts FOR VALUES IN ('us')");
         }
     }
 
@@ -64,7 +68,7 @@ class PublicationSetupTest {
     @Test
     void createsForTheTablesTheListSelectsQuotingTheirNames() throws SQLException {
         try (Connection c = server.getPostgresDatabase().getConnection()) {
-            PublicationSetup.ensure(c, "mine", true, filter("public\\.a,public\\.Mixed Case"));
+            PublicationSetup.ensure(c, "mine", true, filter("public\\.a,public\\.Mixed Case"), true);
             assertEquals(Set.of("public.a", "public.Mixed Case"), published(c, "mine"));
         }
     }
@@ -73,7 +77,7 @@ class PublicationSetupTest {
     void createsForAllTablesWithoutLists() throws SQLException {
         try (Connection c = server.getPostgresDatabase().getConnection();
                 Statement st = c.createStatement()) {
-            PublicationSetup.ensure(c, "everything", true, filter(""));
+            PublicationSetup.ensure(c, "everything", true, filter(""), true);
             try (ResultSet rs =
                     st.executeQuery("SELECT puballtables FROM pg_publication WHERE pubname = 'everything'")) {
                 assertTrue(rs.next() && rs.getBoolean(1));
@@ -82,9 +86,19 @@ class PublicationSetupTest {
     }
 
     @Test
+    void publishesAPartitionedTableAsItsRootOrAsItsPartitions() throws SQLException {
+        try (Connection c = server.getPostgresDatabase().getConnection()) {
+            PublicationSetup.ensure(c, "roots", true, filter("public\\.parts"), true);
+            assertEquals(Set.of("public.parts"), published(c, "roots"));
+            PublicationSetup.ensure(c, "leaves", true, filter("public\\.parts"), false);
+            assertEquals(Set.of("public.parts_eu", "public.parts_us"), published(c, "leaves"));
+        }
+    }
+
+    @Test
     void leavesAnExistingPublicationAsItIs() throws SQLException {
         try (Connection c = server.getPostgresDatabase().getConnection()) {
-            PublicationSetup.ensure(c, "theirs", true, filter("public\\.a"));
+            PublicationSetup.ensure(c, "theirs", true, filter("public\\.a"), true);
             assertEquals(Set.of("public.b"), published(c, "theirs"));
         }
     }
@@ -92,11 +106,12 @@ class PublicationSetupTest {
     @Test
     void aMissingPublicationThatMayNotBeCreatedOrWouldBeEmptyIsAnError() throws SQLException {
         try (Connection c = server.getPostgresDatabase().getConnection()) {
-            ConnectException notAllowed =
-                    assertThrows(ConnectException.class, () -> PublicationSetup.ensure(c, "absent", false, filter("")));
+            ConnectException notAllowed = assertThrows(
+                    ConnectException.class, () -> PublicationSetup.ensure(c, "absent", false, filter(""), true));
             assertTrue(notAllowed.getMessage().contains("publication.create is false"), notAllowed.getMessage());
             ConnectException empty = assertThrows(
-                    ConnectException.class, () -> PublicationSetup.ensure(c, "absent", true, filter("nothing\\.here")));
+                    ConnectException.class,
+                    () -> PublicationSetup.ensure(c, "absent", true, filter("nothing\\.here"), true));
             assertTrue(empty.getMessage().contains("select no table"), empty.getMessage());
         }
     }

@@ -123,7 +123,8 @@ class ChunkReaderTest {
                 List.of(new RelationColumn("id", 23, -1, true), new RelationColumn("v", 23, -1, false)),
                 List.of(new SnapshotTable.KeyColumn("id", "integer")),
                 0,
-                0);
+                0,
+                false);
     }
 
     private static int pid(Connection c) throws SQLException {

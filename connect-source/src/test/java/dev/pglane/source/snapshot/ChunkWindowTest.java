@@ -24,9 +24,10 @@ class ChunkWindowTest {
             List.of(new RelationColumn("id", 23, -1, true), new RelationColumn("doc", 25, -1, false)),
             List.of(new SnapshotTable.KeyColumn("id", "integer")),
             0,
-            0);
+            0,
+            false);
     private static final SnapshotTable KEYLESS = new SnapshotTable(
-            2, "public", "log", 'f', List.of(new RelationColumn("msg", 25, -1, true)), List.of(), 0, 0);
+            2, "public", "log", 'f', List.of(new RelationColumn("msg", 25, -1, true)), List.of(), 0, 0, false);
     /** Sees xids below 100 and 105, not 103 (running) or 110 (later). */
     private static final ReadSnapshot SNAPSHOT = ReadSnapshot.parse("100:106:103");
 

@@ -28,6 +28,7 @@ class SnapshotTableTest {
                 List.of(new RelationColumn("id", 23, -1, true)),
                 List.of(new SnapshotTable.KeyColumn("id", "integer")),
                 rows,
-                bytes);
+                bytes,
+                false);
     }
 }

@@ -17,7 +17,8 @@ class TableChunksTest {
             List.of(new RelationColumn("id", 23, -1, true)),
             List.of(new SnapshotTable.KeyColumn("id", "integer")),
             0,
-            0);
+            0,
+            false);
 
     @Test
     void theChunkThatOpensTheTableGoesOutAloneThenTheRestFollowInParallel() {
