@@ -92,7 +92,7 @@ public final class PgSourceConfig extends AbstractConfig {
             + " a partitioned table's changes and snapshot rows are then the root table's, on one topic, whichever"
             + " partition holds the row (an update that moves a row between partitions is a delete and an insert),"
             + " and partitions created or attached later are captured with it. Off: every partition is a table of"
-            + " its own. An existing publication keeps its setting; a WARN names a difference.";
+            + " its own. An existing publication keeps its setting; a WARN names a difference where it holds a partitioned table.";
     static final boolean PUBLICATION_VIA_ROOT_DEFAULT = true;
 
     public static final String TABLE_INCLUDE_LIST = "table.include.list";

@@ -47,7 +47,7 @@ public final class PublicationSetup {
             throws SQLException {
         Boolean existingViaRoot = viaRoot(connection, publication);
         if (existingViaRoot != null) {
-            if (existingViaRoot != viaRoot) {
+            if (existingViaRoot != viaRoot && publishesPartitions(connection, publication)) {
                 log.warn(
                         "Publication {} has publish_via_partition_root = {}, {} = {}: it is used as it is, so a"
                                 + " partitioned table's changes are {}",
@@ -72,6 +72,22 @@ public final class PublicationSetup {
         } catch (SQLException e) {
             if (!DUPLICATE_OBJECT.equals(e.getSQLState())) {
                 throw e;
+            }
+        }
+    }
+
+    /** Whether the publication holds a partitioned table: its root, or partitions of it. */
+    private static boolean publishesPartitions(Connection connection, String publication) throws SQLException {
+        try (PreparedStatement st = connection.prepareStatement("SELECT EXISTS (SELECT 1"
+                + " FROM pg_catalog.pg_publication_tables pt"
+                + " JOIN pg_catalog.pg_namespace n ON n.nspname OPERATOR(pg_catalog.=) pt.schemaname"
+                + " JOIN pg_catalog.pg_class c ON c.relnamespace OPERATOR(pg_catalog.=) n.oid"
+                + " AND c.relname OPERATOR(pg_catalog.=) pt.tablename"
+                + " WHERE pt.pubname OPERATOR(pg_catalog.=) ? AND (c.relkind OPERATOR(pg_catalog.=) 'p'"
+                + " OR c.relispartition))")) {
+            st.setString(1, publication);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
             }
         }
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.logging.LogCapture;
 import dev.pglane.source.PgSourceConfig;
 import dev.pglane.source.TableFilter;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -92,6 +93,25 @@ class PublicationSetupTest {
             assertEquals(Set.of("public.parts"), published(c, "roots"));
             PublicationSetup.ensure(c, "leaves", true, filter("public\\.parts"), false);
             assertEquals(Set.of("public.parts_eu", "public.parts_us"), published(c, "leaves"));
+        }
+    }
+
+    @Test
+    void anExistingPublicationOfAPartitionedTableWithTheOtherSettingIsNamedInAWarning() throws SQLException {
+        try (Connection c = server.getPostgresDatabase().getConnection();
+                Statement st = c.createStatement();
+                LogCapture logs = LogCapture.start()) {
+            st.execute("CREATE PUBLICATION their_parts FOR TABLE public.parts");
+            PublicationSetup.ensure(c, "their_parts", true, filter("public\\.parts"), true);
+            PublicationSetup.ensure(c, "theirs", true, filter("public\\.b"), true);
+            List<String> warnings = logs.warnings();
+            assertEquals(1, warnings.size(), "only the publication with a partitioned table: " + warnings);
+            assertTrue(
+                    warnings.get(0)
+                            .contains("Publication their_parts has publish_via_partition_root = false,"
+                                    + " publication.via.partition.root = true"),
+                    warnings.get(0));
+            assertEquals(Set.of("public.parts_eu", "public.parts_us"), published(c, "their_parts"), "left as it is");
         }
     }
 
