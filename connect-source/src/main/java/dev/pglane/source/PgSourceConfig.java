@@ -19,12 +19,14 @@ import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.connect.config.RegexList;
 import dev.pglane.connect.config.WireCheck;
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.source.reader.MessageFilter;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.types.NumericMapping;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -118,6 +120,11 @@ public final class PgSourceConfig extends AbstractConfig {
     static final String LOGICAL_MESSAGES_DEFAULT = EnumChoice.valueOf(LogicalMessages.DROP);
     static final EnumChoice<LogicalMessages> LOGICAL_MESSAGE_CHOICES = EnumChoice.of(LogicalMessages.class);
 
+    public static final String LOGICAL_MESSAGES_PREFIXES = "logical.messages.prefixes";
+    static final String LOGICAL_MESSAGES_PREFIXES_DOC = "With logical.messages=emit, only messages whose prefix is"
+            + " one of these, exactly as written, become records; the others are dropped, as under drop (the task"
+            + " logs the prefixes at start). Empty: every prefix.";
+
     public static final String STATUS_INTERVAL_MS = "status.interval.ms";
     static final String STATUS_INTERVAL_MS_DOC = "How often the reader reports its position to the server. Keep it"
             + " well below the server's wal_sender_timeout (60 s by default) or the server drops the connection.";
@@ -164,62 +171,6 @@ public final class PgSourceConfig extends AbstractConfig {
             + " false only for a runtime without Kafka, such as Debezium's embedded engine or Debezium Server, which"
             + " reports every record done that way once its consumer took it.";
     static final boolean COMMIT_REQUIRES_KAFKA_DEFAULT = true;
-
-    public static final String DECODER_LANES = "decoder.lanes";
-    static final String DECODER_LANES_DOC = "Decoder threads that turn pgoutput tuples into records in parallel;"
-            + " the stream order is kept whatever the number. 0: one per available core.";
-    static final int DECODER_LANES_DEFAULT = 0;
-
-    public static final String PAYLOAD_FORMAT = "payload.format";
-    static final String PAYLOAD_FORMAT_DOC = "How the source hands records to Connect. json: the decoder lanes write"
-            + " each key and value as JSON with schemas, byte for byte what pglane's and Kafka's JsonConverter"
-            + " (schemas.enable=true) write, several records at once, and the worker passes the bytes on as they are"
-            + " (set key.converter and value.converter to org.apache.kafka.connect.converters.ByteArrayConverter);"
-            + " for hosts with cores to spare, where the task thread is the source's busiest (on 2 cores it gained"
-            + " nothing). connect: records carry Connect structs, which the worker's converters write on the task"
-            + " thread, one record after the other. avro: the lanes write Avro in Confluent's framing through the schema"
-            + " registry named by " + AvroPayload.REGISTRY_URL + ", with Apicurio's converter, which the worker"
-            + " passes on (ByteArrayConverter again): no schema travels with a record.";
-    static final String PAYLOAD_FORMAT_DEFAULT = EnumChoice.valueOf(PayloadFormat.CONNECT);
-    public static final EnumChoice<PayloadFormat> PAYLOAD_FORMATS = EnumChoice.of(PayloadFormat.class);
-
-    public static final String RECORD_KEY = "record.key";
-    static final String RECORD_KEY_DOC = "What change records are keyed by. transaction: the xid, so that a"
-            + " transaction's changes on a topic share a partition. row: the table's replica identity columns (its"
-            + " primary key under REPLICA IDENTITY FULL or NOTHING; no key for a table without one), as Debezium keys"
-            + " them, for consumers that keep one row per key, such as upserting JDBC sinks and log compaction; the xid"
-            + " then travels in the pglane.xid header and the envelope, and pglane's sink reads either. Markers and"
-            + " logical decoding messages stay keyed by xid.";
-    static final String RECORD_KEY_DEFAULT = EnumChoice.valueOf(RecordKey.TRANSACTION);
-    static final EnumChoice<RecordKey> RECORD_KEYS = EnumChoice.of(RecordKey.class);
-
-    public static final String TOMBSTONES_ON_DELETE = "tombstones.on.delete";
-    static final String TOMBSTONES_ON_DELETE_DOC = "With record.key=row, follow each delete with a tombstone (the"
-            + " same key, a null value), as Debezium does, so that log compaction can drop the row's records. An update"
-            + " that changes a row's key is always preceded by a delete of the old key (op d, without a transaction"
-            + " block), whatever this says: it is how a consumer that keeps one row per key learns that the old key is"
-            + " gone; that delete too is followed by a tombstone when this is true. pglane's sink skips both.";
-    static final boolean TOMBSTONES_ON_DELETE_DEFAULT = true;
-
-    public static final String DECODER_BATCH_SIZE = "decoder.batch.size";
-    static final String DECODER_BATCH_SIZE_DOC =
-            "Messages the reader hands to a decoder lane at once. Larger batches cost less hand-over per message.";
-    static final int DECODER_BATCH_SIZE_DEFAULT = 64;
-
-    public static final String DECODER_QUEUE_CAPACITY = "decoder.queue.capacity";
-    static final String DECODER_QUEUE_CAPACITY_DOC = "Batches each lane queue holds. With the batch size and the"
-            + " lane count it bounds the connector's memory; when full, the reader waits and the server holds back.";
-    static final int DECODER_QUEUE_CAPACITY_DEFAULT = 16;
-
-    public static final String POLL_BATCH_MAX_RECORDS = "poll.batch.max.records";
-    static final String POLL_BATCH_MAX_RECORDS_DOC = "Most records one poll() hands to Connect.";
-    static final int POLL_BATCH_MAX_RECORDS_DEFAULT = 2048;
-
-    public static final String NUMERIC_MAPPING = "numeric.mapping";
-    static final String NUMERIC_MAPPING_DOC = "How numeric columns appear in records: precise (Connect Decimal;"
-            + " NaN and infinities kept), string (the server's text) or double (lossy).";
-    static final String NUMERIC_MAPPING_DEFAULT = EnumChoice.valueOf(NumericMapping.PRECISE);
-    static final EnumChoice<NumericMapping> NUMERIC_MAPPINGS = EnumChoice.of(NumericMapping.class);
 
     private static final NamePattern SLOT_NAME_RULE =
             new NamePattern("[a-z0-9_]{1,63}", "1 to 63 lower-case letters, digits or underscores");
@@ -283,6 +234,13 @@ public final class PgSourceConfig extends AbstractConfig {
 
     public LogicalMessages logicalMessages() {
         return LOGICAL_MESSAGE_CHOICES.parse(getString(LOGICAL_MESSAGES));
+    }
+
+    /** Which logical decoding messages become records. */
+    public MessageFilter messageFilter() {
+        return logicalMessages() == LogicalMessages.EMIT
+                ? new MessageFilter(true, Set.copyOf(getList(LOGICAL_MESSAGES_PREFIXES)))
+                : MessageFilter.NONE;
     }
 
     public SnapshotMode snapshotMode() {
@@ -376,24 +334,24 @@ public final class PgSourceConfig extends AbstractConfig {
 
     /** The number of decoder lanes, with 0 resolved to the cores this JVM may use. */
     public int decoderLanes() {
-        int lanes = getInt(DECODER_LANES);
+        int lanes = getInt(DecodingSettings.DECODER_LANES);
         return lanes == 0 ? Runtime.getRuntime().availableProcessors() : lanes;
     }
 
     public int decoderBatchSize() {
-        return getInt(DECODER_BATCH_SIZE);
+        return getInt(DecodingSettings.DECODER_BATCH_SIZE);
     }
 
     public int decoderQueueCapacity() {
-        return getInt(DECODER_QUEUE_CAPACITY);
+        return getInt(DecodingSettings.DECODER_QUEUE_CAPACITY);
     }
 
     public int pollBatchMaxRecords() {
-        return getInt(POLL_BATCH_MAX_RECORDS);
+        return getInt(DecodingSettings.POLL_BATCH_MAX_RECORDS);
     }
 
     public PayloadFormat payloadFormat() {
-        return PAYLOAD_FORMATS.parse(getString(PAYLOAD_FORMAT));
+        return DecodingSettings.PAYLOAD_FORMATS.parse(getString(DecodingSettings.PAYLOAD_FORMAT));
     }
 
     /** The settings of the lanes' Avro converter ({@code payload.avro.*}), for {@code payload.format=avro}. */
@@ -402,16 +360,16 @@ public final class PgSourceConfig extends AbstractConfig {
     }
 
     public RecordKey recordKey() {
-        return RECORD_KEYS.parse(getString(RECORD_KEY));
+        return DecodingSettings.RECORD_KEYS.parse(getString(DecodingSettings.RECORD_KEY));
     }
 
     /** Tombstones after deletes: only when changes are keyed by row. */
     public boolean tombstonesOnDelete() {
-        return recordKey() == RecordKey.ROW && getBoolean(TOMBSTONES_ON_DELETE);
+        return recordKey() == RecordKey.ROW && getBoolean(DecodingSettings.TOMBSTONES_ON_DELETE);
     }
 
     public NumericMapping numericMapping() {
-        return NUMERIC_MAPPINGS.parse(getString(NUMERIC_MAPPING));
+        return DecodingSettings.NUMERIC_MAPPINGS.parse(getString(DecodingSettings.NUMERIC_MAPPING));
     }
 
     private static ConfigDef configDef() {
@@ -419,7 +377,7 @@ public final class PgSourceConfig extends AbstractConfig {
         DatabaseSettings.define(new ConfigGroup(def, GROUP_CONNECTION), DATABASE_ROLE);
         defineReplication(new ConfigGroup(def, GROUP_REPLICATION));
         defineTopics(new ConfigGroup(def, GROUP_TOPICS));
-        defineDecoding(new ConfigGroup(def, GROUP_DECODING));
+        DecodingSettings.define(new ConfigGroup(def, GROUP_DECODING));
         SnapshotSettings.define(new ConfigGroup(def, GROUP_SNAPSHOT));
         return def;
     }
@@ -450,6 +408,8 @@ public final class PgSourceConfig extends AbstractConfig {
                 .define(STRING, STREAMING_MODE_DEFAULT, STREAMING_MODES, MEDIUM, STREAMING_MODE_DOC);
         group.key(LOGICAL_MESSAGES, "Logical decoding messages", Width.SHORT)
                 .define(STRING, LOGICAL_MESSAGES_DEFAULT, LOGICAL_MESSAGE_CHOICES, LOW, LOGICAL_MESSAGES_DOC);
+        group.key(LOGICAL_MESSAGES_PREFIXES, "Logical decoding message prefixes", Width.LONG)
+                .define(LIST, "", null, LOW, LOGICAL_MESSAGES_PREFIXES_DOC);
         group.key(STATUS_INTERVAL_MS, "Status interval (ms)", Width.SHORT)
                 .define(INT, STATUS_INTERVAL_MS_DEFAULT, Range.atLeast(1), LOW, STATUS_INTERVAL_MS_DOC);
         group.key(HEARTBEAT_INTERVAL_MS, "Heartbeat interval (ms)", Width.SHORT)
@@ -476,25 +436,5 @@ public final class PgSourceConfig extends AbstractConfig {
                 .define(BOOLEAN, MARKER_BEGIN_ENABLED_DEFAULT, null, LOW, MARKER_BEGIN_ENABLED_DOC);
         group.key(COMMIT_REQUIRES_KAFKA, "Done means stored in Kafka", Width.SHORT)
                 .define(BOOLEAN, COMMIT_REQUIRES_KAFKA_DEFAULT, null, LOW, COMMIT_REQUIRES_KAFKA_DOC);
-    }
-
-    private static void defineDecoding(ConfigGroup group) {
-        group.key(DECODER_LANES, "Decoder lanes", Width.SHORT)
-                .define(INT, DECODER_LANES_DEFAULT, Range.between(0, 64), MEDIUM, DECODER_LANES_DOC);
-        group.key(PAYLOAD_FORMAT, "Payload format", Width.SHORT)
-                .define(STRING, PAYLOAD_FORMAT_DEFAULT, PAYLOAD_FORMATS, MEDIUM, PAYLOAD_FORMAT_DOC);
-        AvroPayload.define(group);
-        group.key(RECORD_KEY, "Record key", Width.SHORT)
-                .define(STRING, RECORD_KEY_DEFAULT, RECORD_KEYS, MEDIUM, RECORD_KEY_DOC);
-        group.key(TOMBSTONES_ON_DELETE, "Tombstones on delete", Width.SHORT)
-                .define(BOOLEAN, TOMBSTONES_ON_DELETE_DEFAULT, null, LOW, TOMBSTONES_ON_DELETE_DOC);
-        group.key(DECODER_BATCH_SIZE, "Decoder batch size", Width.SHORT)
-                .define(INT, DECODER_BATCH_SIZE_DEFAULT, Range.between(1, 65_536), LOW, DECODER_BATCH_SIZE_DOC);
-        group.key(DECODER_QUEUE_CAPACITY, "Decoder queue capacity", Width.SHORT)
-                .define(INT, DECODER_QUEUE_CAPACITY_DEFAULT, Range.between(1, 65_536), LOW, DECODER_QUEUE_CAPACITY_DOC);
-        group.key(POLL_BATCH_MAX_RECORDS, "Records per poll", Width.SHORT)
-                .define(INT, POLL_BATCH_MAX_RECORDS_DEFAULT, Range.atLeast(1), LOW, POLL_BATCH_MAX_RECORDS_DOC);
-        group.key(NUMERIC_MAPPING, "Numeric mapping", Width.SHORT)
-                .define(STRING, NUMERIC_MAPPING_DEFAULT, NUMERIC_MAPPINGS, MEDIUM, NUMERIC_MAPPING_DOC);
     }
 }

@@ -70,9 +70,9 @@ class PgSourceConfigTest {
         props.put(PgSourceConfig.HEARTBEAT_INTERVAL_MS, "5000");
         props.put(PgSourceConfig.TOPIC_ROUTING, "single");
         props.put(PgSourceConfig.TOPIC_SINGLE_NAME, "all.changes");
-        props.put(PgSourceConfig.DECODER_LANES, "3");
+        props.put(DecodingSettings.DECODER_LANES, "3");
         props.put(PgSourceConfig.STREAMING_MODE, "ON");
-        props.put(PgSourceConfig.NUMERIC_MAPPING, "double");
+        props.put(DecodingSettings.NUMERIC_MAPPING, "double");
         PgSourceConfig config = new PgSourceConfig(props);
         assertEquals(SslMode.VERIFY_FULL, config.database().tls().mode());
         assertEquals(Optional.of(Duration.ofSeconds(5)), config.heartbeatInterval());

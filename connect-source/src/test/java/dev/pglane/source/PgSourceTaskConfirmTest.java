@@ -37,8 +37,8 @@ class PgSourceTaskConfirmTest {
                         slot,
                         Map.of(
                                 PgSourceConfig.STATUS_INTERVAL_MS, "10000",
-                                PgSourceConfig.DECODER_QUEUE_CAPACITY, "1",
-                                PgSourceConfig.POLL_BATCH_MAX_RECORDS, "4")),
+                                DecodingSettings.DECODER_QUEUE_CAPACITY, "1",
+                                DecodingSettings.POLL_BATCH_MAX_RECORDS, "4")),
                 null);
         writeBacklog();
         // the first transactions, acknowledged; then no more polls: the lanes fill and the reader waits for them

@@ -72,8 +72,8 @@ class PgSourceTaskStopTest {
         props.put(PgSourceConfig.SLOT_NAME, "task_stop");
         props.put(PgSourceConfig.PUBLICATION_NAME, "task_stop_pub");
         props.put(PgSourceConfig.TABLE_INCLUDE_LIST, "public\\.big");
-        props.put(PgSourceConfig.DECODER_LANES, "2");
-        props.put(PgSourceConfig.DECODER_QUEUE_CAPACITY, Integer.toString(QUEUE_CAPACITY));
+        props.put(DecodingSettings.DECODER_LANES, "2");
+        props.put(DecodingSettings.DECODER_QUEUE_CAPACITY, Integer.toString(QUEUE_CAPACITY));
         task = new PgSourceTask();
         task.initialize(new FakeTaskContext(props, null, new PluginMetricsImpl(metrics, Map.of())));
         task.start(props);

@@ -100,8 +100,8 @@ final class SourceTaskServer implements BeforeAllCallback, AfterAllCallback, Aft
         props.put(PgSourceConfig.SLOT_NAME, slot);
         props.put(PgSourceConfig.PUBLICATION_NAME, slot + "_pub");
         props.put(PgSourceConfig.TABLE_INCLUDE_LIST, "public\\.orders,public\\.lines");
-        props.put(PgSourceConfig.DECODER_LANES, "2");
-        props.put(PgSourceConfig.DECODER_BATCH_SIZE, "2");
+        props.put(DecodingSettings.DECODER_LANES, "2");
+        props.put(DecodingSettings.DECODER_BATCH_SIZE, "2");
         props.put(PgSourceConfig.STATUS_INTERVAL_MS, "1000");
         props.put(PgSourceConfig.RECONNECT_BACKOFF_INITIAL_MS, "50");
         props.put(SnapshotSettings.SNAPSHOT_MODE, "never");

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Logical decoding messages ({@code pg_logical_emit_message}) through a real worker and broker with {@code
  * logical.messages=emit}: a transactional one among its transaction's row changes, counted in its END, and a
  * non-transactional one at its place in the stream, all on {@code <prefix>.messages} in the order the server wrote
- * them to the stream.
+ * them to the stream; those of prefixes {@code logical.messages.prefixes} does not name, of either kind, are not.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class LogicalMessagesIT {
@@ -43,19 +43,27 @@ class LogicalMessagesIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.pglane.it.SourceServers#versions")
     @DisplayName("transactional messages arrive inside their transactions, non-transactional ones between them, on"
-            + " <prefix>.messages in stream order")
+            + " <prefix>.messages in stream order; other prefixes than those asked for do not")
     void messagesArriveInStreamOrder(PostgresVersion version) throws Exception {
         PostgresNode source = servers.of(version);
         String name = "messages_pg" + version.major();
         SqlSession.execute(source, "CREATE SCHEMA " + name, "CREATE TABLE " + name + ".items (id int PRIMARY KEY)");
-        Map<String, String> settings = Map.of("logical.messages", "emit", "table.include.list", name + "\\..*");
+        Map<String, String> settings = Map.of(
+                "logical.messages",
+                "emit",
+                "logical.messages.prefixes",
+                "app,audit",
+                "table.include.list",
+                name + "\\..*");
         try (SourceConnectorRun run = SourceConnectorRun.start(worker, source, name, settings);
                 SqlSession session = SqlSession.open(source)) {
             session.exec("INSERT INTO " + name + ".items VALUES (1)");
             session.exec("SELECT pg_logical_emit_message(true, 'app', 'in the first')");
+            session.exec("SELECT pg_logical_emit_message(true, 'other', 'filtered in the first')");
             session.exec("INSERT INTO " + name + ".items VALUES (2)");
             long first = session.xid();
             session.commit();
+            session.exec("SELECT pg_logical_emit_message(false, 'other', 'filtered outside')");
             session.exec("SELECT pg_logical_emit_message(false, 'app', 'outside')");
             session.commit();
             session.exec("SELECT pg_logical_emit_message(true, 'audit', 'the second alone')");
@@ -78,7 +86,11 @@ class LogicalMessagesIT {
                             () -> "waiting for 3 messages and 2 transactions: "
                                     + run.rebuilder().describe());
 
-            assertEquals(List.of("in the first", "outside", "the second alone"), contents(messages));
+            // the last to arrive: any message of another prefix would have come before it
+            assertEquals(
+                    List.of("in the first", "outside", "the second alone"),
+                    contents(messages),
+                    "the messages of the prefixes asked for (logical.messages.prefixes), in stream order");
             assertTrue(messages.get(0).message().transactional());
             assertFalse(messages.get(1).message().transactional());
             assertNull(messages.get(1).transaction(), "a non-transactional message belongs to no transaction");

@@ -23,6 +23,8 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.postgresql.replication.LogSequenceNumber;
 import org.postgresql.replication.PGReplicationStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one thread that reads the replication stream, and the only user of the pgjdbc stream object.
@@ -37,6 +39,7 @@ import org.postgresql.replication.PGReplicationStream;
  * full lane, it still sends a status update every status interval.
  */
 public final class ReplicationReader implements Runnable {
+    private static final Logger log = LoggerFactory.getLogger(ReplicationReader.class);
     private static final long MIN_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /** While messages keep coming, the flushable LSN is still looked at this often. */
@@ -62,7 +65,7 @@ public final class ReplicationReader implements Runnable {
             long generation,
             Lsn resumeLsn,
             boolean beginMarkers,
-            boolean emitMessages,
+            MessageFilter messages,
             String messagesTopic,
             int batchSize,
             Duration statusInterval,
@@ -112,13 +115,19 @@ public final class ReplicationReader implements Runnable {
         this.stream = stream;
         this.parser = new PgOutputParser(settings.protocol());
         this.dispatcher = new BatchDispatcher(lanes, settings.batchSize(), this::keepAnswering);
+        if (settings.messages().emit() && !settings.messages().prefixes().isEmpty()) {
+            log.info(
+                    "Logical decoding messages of prefixes {} become records; those of other prefixes are dropped"
+                            + " (logical.messages.prefixes)",
+                    settings.messages().prefixes());
+        }
         this.tracker = new TransactionTracker(
                 relations,
                 settings.messagesTopic(),
                 settings.generation(),
                 settings.resumeLsn(),
                 settings.beginMarkers(),
-                settings.emitMessages(),
+                settings.messages(),
                 snapshot,
                 snapshot.progressText(),
                 dispatcher);

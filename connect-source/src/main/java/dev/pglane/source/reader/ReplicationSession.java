@@ -340,7 +340,7 @@ public final class ReplicationSession implements AutoCloseable {
                 start.generation(),
                 resume,
                 config.markerBeginEnabled(),
-                config.logicalMessages() == LogicalMessages.EMIT,
+                config.messageFilter(),
                 topics.messagesTopic(),
                 config.decoderBatchSize(),
                 config.statusInterval(),

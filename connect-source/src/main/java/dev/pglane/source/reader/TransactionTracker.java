@@ -53,7 +53,7 @@ public final class TransactionTracker {
     private final long generation;
     private final Lsn resumeLsn;
     private final boolean beginMarkers;
-    private final boolean emitMessages;
+    private final MessageFilter messages;
     private final SnapshotStream snapshot;
     private final ItemSink sink;
     private final KeylessTables keylessTables = new KeylessTables();
@@ -74,7 +74,7 @@ public final class TransactionTracker {
      * @param messagesTopic the topic of logical decoding messages, named in END counts
      * @param resumeLsn where replication resumed; a transaction committed before it is not emitted again
      * @param beginMarkers also emit a BEGIN marker before each transaction's first record
-     * @param emitMessages emit logical decoding messages other than snapshot watermarks as records
+     * @param messages which logical decoding messages, other than pglane's own, become records
      * @param snapshotProgress the snapshot progress the session starts with, {@code null} when none is under way
      */
     public TransactionTracker(
@@ -83,7 +83,7 @@ public final class TransactionTracker {
             long generation,
             Lsn resumeLsn,
             boolean beginMarkers,
-            boolean emitMessages,
+            MessageFilter messages,
             SnapshotStream snapshot,
             String snapshotProgress,
             ItemSink sink) {
@@ -92,7 +92,7 @@ public final class TransactionTracker {
         this.generation = generation;
         this.resumeLsn = resumeLsn;
         this.beginMarkers = beginMarkers;
-        this.emitMessages = emitMessages;
+        this.messages = messages;
         this.snapshot = snapshot;
         this.snapshotProgress = snapshotProgress;
         this.sink = sink;
@@ -217,7 +217,7 @@ public final class TransactionTracker {
             tablesMessage(message, lsn);
             return;
         }
-        if (!emitMessages) {
+        if (!messages.emits(message.prefix())) {
             return;
         }
         LogicalMessage content = new LogicalMessage(message.prefix(), message.content(), message.transactional());

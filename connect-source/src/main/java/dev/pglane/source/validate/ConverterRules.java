@@ -1,6 +1,6 @@
 package dev.pglane.source.validate;
 
-import static dev.pglane.source.PgSourceConfig.PAYLOAD_FORMAT;
+import static dev.pglane.source.DecodingSettings.PAYLOAD_FORMAT;
 
 import dev.pglane.connect.avro.AvroPayload;
 import dev.pglane.connect.config.PayloadFormat;

@@ -1,6 +1,6 @@
 package dev.pglane.source.validate;
 
-import static dev.pglane.source.PgSourceConfig.PAYLOAD_FORMAT;
+import static dev.pglane.source.DecodingSettings.PAYLOAD_FORMAT;
 import static dev.pglane.source.PgSourceConfig.PUBLICATION_CREATE;
 import static dev.pglane.source.PgSourceConfig.PUBLICATION_NAME;
 import static dev.pglane.source.PgSourceConfig.SLOT_NAME;
@@ -10,6 +10,7 @@ import static dev.pglane.source.PgSourceConfig.TABLE_INCLUDE_LIST;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.connect.validate.ServerCheck;
 import dev.pglane.connect.validate.ValidationReport;
+import dev.pglane.source.DecodingSettings;
 import dev.pglane.source.PgSourceConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,8 @@ public final class SourceValidation {
         SourceConfigRules.check(report);
         DeliveryRules.problems(props).forEach(report::add);
         if (report.isValid(PAYLOAD_FORMAT)) {
-            ConverterRules.problems(PgSourceConfig.PAYLOAD_FORMATS.parse((String) report.value(PAYLOAD_FORMAT)), props)
+            ConverterRules.problems(
+                            DecodingSettings.PAYLOAD_FORMATS.parse((String) report.value(PAYLOAD_FORMAT)), props)
                     .forEach(report::add);
         }
         report.warnIfServerUnverified(connectorName);

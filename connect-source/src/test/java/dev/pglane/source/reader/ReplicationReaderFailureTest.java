@@ -99,7 +99,7 @@ class ReplicationReaderFailureTest {
                 1,
                 Lsn.parse("0/10"),
                 false,
-                false,
+                MessageFilter.NONE,
                 "shop.messages",
                 8,
                 statusInterval,

@@ -38,6 +38,7 @@ import dev.pglane.wire.types.PgColumnType;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 
@@ -61,7 +62,7 @@ class TransactionTrackerTest {
                 GEN,
                 resume,
                 beginMarkers,
-                true,
+                new MessageFilter(true, Set.of()),
                 new SnapshotStream("shop", GEN, null),
                 null,
                 items::add);
