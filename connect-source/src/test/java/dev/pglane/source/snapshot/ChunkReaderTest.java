@@ -8,6 +8,7 @@ import dev.pglane.source.pgoutput.TupleData;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -51,6 +52,7 @@ class ChunkReaderTest {
                 Connection reading = connection(true);
                 Connection observer = connection(true)) {
             int writerPid = pid(writer);
+            int readerPid = pid(reading);
             writer.setAutoCommit(false);
             long xid;
             try (Statement st = writer.createStatement();
@@ -78,7 +80,12 @@ class ChunkReaderTest {
                     throw new IllegalStateException(e);
                 }
             });
-            Thread.sleep(500); // time enough for a read that does not wait to finish
+            // a read that does not wait finishes; one that waits polls the running transactions until released
+            await(
+                    "the read to finish or to wait",
+                    () -> reading1.isDone()
+                            || String.valueOf(activity(observer, "query", readerPid))
+                                    .contains("pg_snapshot_xip"));
             try (Statement st = observer.createStatement()) {
                 // ends the wait: the transaction, committed locally, ends and becomes visible
                 st.execute("SELECT pg_catalog.pg_cancel_backend(" + writerPid + ")");
@@ -94,18 +101,35 @@ class ChunkReaderTest {
     }
 
     private static void awaitSyncRepWait(Connection observer, int pid) throws SQLException, InterruptedException {
+        await(
+                "the writer's commit to wait for the synchronous standby",
+                () -> "SyncRep".equals(activity(observer, "wait_event", pid)));
+    }
+
+    /** {@code column} (a name this test writes) of {@code pid}'s row in pg_stat_activity, or null. */
+    private static String activity(Connection observer, String column, int pid) throws SQLException {
+        try (PreparedStatement st =
+                observer.prepareStatement("SELECT " + column + " FROM pg_catalog.pg_stat_activity WHERE pid = ?")) {
+            st.setInt(1, pid);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    private interface Condition {
+        boolean holds() throws SQLException;
+    }
+
+    /** Polls {@code condition} every 10 ms until it holds, failing after 30 s. */
+    private static void await(String what, Condition condition) throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            try (Statement st = observer.createStatement();
-                    ResultSet rs =
-                            st.executeQuery("SELECT wait_event FROM pg_catalog.pg_stat_activity WHERE pid = " + pid)) {
-                if (rs.next() && "SyncRep".equals(rs.getString(1))) {
-                    return;
-                }
+        while (!condition.holds()) {
+            if (System.nanoTime() >= deadline) {
+                throw new AssertionError("waited 30 s for " + what);
             }
             Thread.sleep(10);
         }
-        throw new AssertionError("the writer's commit never waited for the synchronous standby");
     }
 
     private static SnapshotTable table(Connection c) throws SQLException {
