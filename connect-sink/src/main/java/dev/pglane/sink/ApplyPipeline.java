@@ -7,6 +7,7 @@ import dev.pglane.sink.apply.BlockingMonitor;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.progress.AppliedPosition;
 import dev.pglane.sink.progress.DurabilityBarrier;
+import dev.pglane.sink.progress.OriginTaggedProgress;
 import dev.pglane.sink.progress.ProgressLog;
 import dev.pglane.sink.progress.ProgressTable;
 import dev.pglane.sink.progress.ReplicationOrigins;
@@ -124,9 +125,13 @@ final class ApplyPipeline implements AutoCloseable {
 
     private static ProgressLog progressLog(PgSinkConfig config, String sinkName, SourceIdentityCheck identity) {
         String server = config.sourceTopicPrefix();
-        return config.progressStore() == ProgressStore.TABLE
-                ? new ProgressTable(config.progressTable(), sinkName, server, identity)
-                : new ReplicationOrigins(sinkName, server, config.applyWorkers());
+        if (config.progressStore() == ProgressStore.REPLICATION_ORIGIN) {
+            return new ReplicationOrigins(sinkName, server, config.applyWorkers());
+        }
+        ProgressTable table = new ProgressTable(config.progressTable(), sinkName, server, identity);
+        return config.appliesUnderOrigin()
+                ? new OriginTaggedProgress(table, sinkName, server, config.applyWorkers())
+                : table;
     }
 
     /** The position the target had applied when the pipeline opened. */

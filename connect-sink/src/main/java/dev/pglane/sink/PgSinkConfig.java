@@ -7,7 +7,6 @@ import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
 import static org.apache.kafka.common.config.ConfigDef.Type.BOOLEAN;
 import static org.apache.kafka.common.config.ConfigDef.Type.INT;
 import static org.apache.kafka.common.config.ConfigDef.Type.LIST;
-import static org.apache.kafka.common.config.ConfigDef.Type.LONG;
 import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
 
 import dev.pglane.connect.config.ConfigGroup;
@@ -167,48 +166,22 @@ public final class PgSinkConfig extends AbstractConfig {
     static final String RETRY_BACKOFF_MS_DOC = "Wait before retrying after a transient failure.";
     static final int RETRY_BACKOFF_MS_DEFAULT = 1000;
 
-    public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
-    static final String BUFFER_MAX_BYTES_DOC = "Memory for transactions being assembled; beyond it the largest"
-            + " transactions spill to spill.directory.";
-    static final long BUFFER_MAX_BYTES_DEFAULT = 268_435_456L;
-
-    public static final String BUFFER_MAX_TRANSACTIONS = "buffer.max.transactions";
-    static final String BUFFER_MAX_TRANSACTIONS_DOC =
-            "Most transactions held between their arrival and their commit on the target. While the"
-                    + " assembler holds more than a tenth of it (at least 16), partitions that run ahead of"
-                    + " what the next transaction waits for are paused.";
-    static final int BUFFER_MAX_TRANSACTIONS_DEFAULT = 10_000;
-
-    public static final String TRANSACTION_WAIT_WARN_MS = "transaction.wait.warn.ms";
-    static final String TRANSACTION_WAIT_WARN_MS_DOC = "How long the next transaction in commit order may wait for"
-            + " records its END counts before the sink logs a WARN naming the topics and whether it consumes them (a"
-            + " topics list that lacks a change topic makes it wait for ever); again every time that much longer."
-            + " The wait is also the metric head-wait-ms. 0: no warning.";
-    static final int TRANSACTION_WAIT_WARN_MS_DEFAULT = 60_000;
-
-    public static final String SPILL_DIRECTORY = "spill.directory";
-    static final String SPILL_DIRECTORY_DOC = "Where large transactions spill to. Empty: <java.io.tmpdir>/pglane-spill."
-            + " Each connector keeps its files in a subdirectory named after it, one run directory per task start"
-            + " with a lock file beside it, so connectors may share this directory. A starting task deletes the"
-            + " runs of its connector that no live process holds (what a crashed run left), never a run whose lock"
-            + " is held.";
-    static final String SPILL_DIRECTORY_DEFAULT = "";
-
-    public static final String SPILL_MAX_BYTES = "spill.max.bytes";
-    static final String SPILL_MAX_BYTES_DOC = "Disk for spilled transactions. Above it the task stops reading ahead:"
-            + " it pauses every partition that the next transaction in commit order does not wait for, until the"
-            + " spill files fall below half of it. That transaction's partitions keep flowing, so one larger than"
-            + " this still completes (with a warning) and the files may grow past the cap until it is applied."
-            + " Lower protects the disk, but a sink that is behind then reads its topics less in parallel and"
-            + " completes fewer transactions at a time; higher lets it hold more transactions waiting for records.";
-    static final long SPILL_MAX_BYTES_DEFAULT = 10_737_418_240L;
-
     public static final String PROGRESS_STORE = "progress.store";
     static final String PROGRESS_STORE_DOC = "Where each applied transaction records the source position, in the"
             + " same commit: table (progress.table) or replication_origin (as PostgreSQL's subscriber does; the"
             + " role needs EXECUTE on the pg_replication_origin_* functions).";
     static final String PROGRESS_STORE_DEFAULT = EnumChoice.valueOf(ProgressStore.TABLE);
     static final EnumChoice<ProgressStore> PROGRESS_STORES = EnumChoice.of(ProgressStore.class);
+
+    public static final String APPLY_ORIGIN = "apply.origin";
+    static final String APPLY_ORIGIN_DOC =
+            "Apply under replication origins (pglane:<sink>:<source.topic.prefix>:<worker>),"
+                    + " as PostgreSQL's subscriber does, whatever progress.store says: the target then tells the sink's"
+                    + " changes from local ones, and a pglane source with origin.filter=none (or a subscription with origin ="
+                    + " none) on it leaves them out, which two-way replication needs so that no change loops back. The role"
+                    + " needs EXECUTE on the pg_replication_origin_* functions (a superuser has it); false: the sink's commits"
+                    + " look local, unless progress.store=replication_origin.";
+    static final boolean APPLY_ORIGIN_DEFAULT = true;
 
     public static final String PROGRESS_TABLE = "progress.table";
     static final String PROGRESS_TABLE_DOC = "The progress table when progress.store is table; created when absent,"
@@ -343,15 +316,15 @@ public final class PgSinkConfig extends AbstractConfig {
     }
 
     public Duration transactionWaitWarn() {
-        return Duration.ofMillis(getInt(TRANSACTION_WAIT_WARN_MS));
+        return Duration.ofMillis(getInt(BufferingSettings.TRANSACTION_WAIT_WARN_MS));
     }
 
     public long bufferMaxBytes() {
-        return getLong(BUFFER_MAX_BYTES);
+        return getLong(BufferingSettings.BUFFER_MAX_BYTES);
     }
 
     public int bufferMaxTransactions() {
-        return getInt(BUFFER_MAX_TRANSACTIONS);
+        return getInt(BufferingSettings.BUFFER_MAX_TRANSACTIONS);
     }
 
     /**
@@ -359,14 +332,14 @@ public final class PgSinkConfig extends AbstractConfig {
      * ({@link dev.pglane.sink.assemble.SpillArea}).
      */
     public Path spillDirectory() {
-        String configured = getString(SPILL_DIRECTORY);
+        String configured = getString(BufferingSettings.SPILL_DIRECTORY);
         return configured.isEmpty()
                 ? Path.of(System.getProperty("java.io.tmpdir"), "pglane-spill")
                 : Path.of(configured);
     }
 
     public long spillMaxBytes() {
-        return getLong(SPILL_MAX_BYTES);
+        return getLong(BufferingSettings.SPILL_MAX_BYTES);
     }
 
     /** The progress store, from a parsed config or from the values of a validation. */
@@ -381,6 +354,11 @@ public final class PgSinkConfig extends AbstractConfig {
 
     public ProgressStore progressStore() {
         return progressStore(this::get);
+    }
+
+    /** Whether the apply sessions write under replication origins, for {@code apply.origin} or as the progress store. */
+    public boolean appliesUnderOrigin() {
+        return progressStore() == ProgressStore.REPLICATION_ORIGIN || getBoolean(APPLY_ORIGIN);
     }
 
     public TableName progressTable() {
@@ -414,7 +392,7 @@ public final class PgSinkConfig extends AbstractConfig {
                         SOURCE_TOPIC_SINGLE_NAME_DOC);
         DecodeSettings.define(input);
         defineApply(new ConfigGroup(def, GROUP_APPLY));
-        defineBuffering(new ConfigGroup(def, GROUP_BUFFERING));
+        BufferingSettings.define(new ConfigGroup(def, GROUP_BUFFERING));
         defineProgress(new ConfigGroup(def, GROUP_PROGRESS));
         defineTables(new ConfigGroup(def, GROUP_TABLES));
         return def;
@@ -459,22 +437,11 @@ public final class PgSinkConfig extends AbstractConfig {
                 .define(INT, RETRY_BACKOFF_MS_DEFAULT, Range.atLeast(0), LOW, RETRY_BACKOFF_MS_DOC);
     }
 
-    private static void defineBuffering(ConfigGroup group) {
-        group.key(BUFFER_MAX_BYTES, "Buffer memory (bytes)", Width.MEDIUM)
-                .define(LONG, BUFFER_MAX_BYTES_DEFAULT, Range.atLeast(1L << 20), MEDIUM, BUFFER_MAX_BYTES_DOC);
-        group.key(BUFFER_MAX_TRANSACTIONS, "Buffered transactions", Width.SHORT)
-                .define(INT, BUFFER_MAX_TRANSACTIONS_DEFAULT, Range.atLeast(1), LOW, BUFFER_MAX_TRANSACTIONS_DOC);
-        group.key(TRANSACTION_WAIT_WARN_MS, "Warn after waiting (ms)", Width.SHORT)
-                .define(INT, TRANSACTION_WAIT_WARN_MS_DEFAULT, Range.atLeast(0), LOW, TRANSACTION_WAIT_WARN_MS_DOC);
-        group.key(SPILL_DIRECTORY, "Spill directory", Width.LONG)
-                .define(STRING, SPILL_DIRECTORY_DEFAULT, null, LOW, SPILL_DIRECTORY_DOC);
-        group.key(SPILL_MAX_BYTES, "Spill disk (bytes)", Width.MEDIUM)
-                .define(LONG, SPILL_MAX_BYTES_DEFAULT, Range.atLeast(1L << 20), MEDIUM, SPILL_MAX_BYTES_DOC);
-    }
-
     private static void defineProgress(ConfigGroup group) {
         group.key(PROGRESS_STORE, "Progress store", Width.SHORT)
                 .define(STRING, PROGRESS_STORE_DEFAULT, PROGRESS_STORES, MEDIUM, PROGRESS_STORE_DOC);
+        group.key(APPLY_ORIGIN, "Apply under a replication origin", Width.SHORT)
+                .define(BOOLEAN, APPLY_ORIGIN_DEFAULT, null, MEDIUM, APPLY_ORIGIN_DOC);
         group.key(PROGRESS_TABLE, "Progress table", Width.MEDIUM)
                 .define(STRING, PROGRESS_TABLE_DEFAULT, PROGRESS_TABLE_RULE, MEDIUM, PROGRESS_TABLE_DOC);
     }

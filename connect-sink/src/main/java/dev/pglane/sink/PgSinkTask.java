@@ -12,6 +12,7 @@ import dev.pglane.sink.decode.DecodeSettings;
 import dev.pglane.sink.decode.PayloadReader;
 import dev.pglane.sink.decode.RecordDecoder;
 import dev.pglane.sink.progress.OffsetLedger;
+import dev.pglane.sink.progress.OriginSessions;
 import dev.pglane.sink.progress.SourceIdentityCheck;
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.wire.TopicNames;
@@ -278,6 +279,16 @@ public final class PgSinkTask extends SinkTask {
         try {
             pipeline = ApplyPipeline.open(config, sinkName, metrics, identity);
         } catch (SQLException e) {
+            if (OriginSessions.heldByAnotherSession(e)) {
+                // waiting is right: two instances must never apply at once, and the other one goes with its session
+                log.warn(
+                        "Sink {} waits to apply: another session holds its replication origin, an earlier instance"
+                                + " of this task still closing or still running on another worker ({})",
+                        sinkName,
+                        e.getMessage());
+                context.timeout(config.retryBackoff().toMillis());
+                throw new RetriableException("Replication origin of " + sinkName + " in use: " + e.getMessage(), e);
+            }
             if (SqlStateClass.of(e) != SqlStateClass.CONNECTION) {
                 throw new ConnectException(
                         "Cannot prepare the target " + config.database().address() + ": " + e.getMessage(), e);

@@ -62,7 +62,7 @@ class PgSinkConfigTest {
         props.put(PgSinkConfig.SYNCHRONOUS_COMMIT, "remote_apply");
         props.put(PgSinkConfig.PROGRESS_STORE, "replication_origin");
         props.put(PgSinkConfig.PROGRESS_TABLE, "pglane_progress");
-        props.put(PgSinkConfig.SPILL_DIRECTORY, "/var/spill");
+        props.put(BufferingSettings.SPILL_DIRECTORY, "/var/spill");
         props.put(PgSinkConfig.APPLY_WORKERS, "1");
         PgSinkConfig config = new PgSinkConfig(props);
         assertEquals(ConflictPolicy.UPSERT, config.conflictPolicy());

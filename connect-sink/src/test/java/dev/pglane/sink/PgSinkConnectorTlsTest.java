@@ -26,7 +26,9 @@ class PgSinkConnectorTlsTest {
     @RegisterExtension
     static final TlsServer SERVER = new TlsServer(
             "GRANT SET ON PARAMETER session_replication_role TO " + TlsServer.CERT_ROLE,
-            "GRANT CREATE ON SCHEMA public TO " + TlsServer.CERT_ROLE);
+            "GRANT CREATE ON SCHEMA public TO " + TlsServer.CERT_ROLE,
+            "GRANT EXECUTE ON FUNCTION pg_replication_origin_create(text), pg_replication_origin_session_setup(text)"
+                    + " TO " + TlsServer.CERT_ROLE);
 
     private static final String KEY_PASSWORD = "p12-s3cret-9731";
     private static Path keystore;

@@ -34,6 +34,11 @@ class PgSinkConnectorValidateTest {
             st.execute("CREATE ROLE granted_user LOGIN");
             st.execute("GRANT SET ON PARAMETER session_replication_role TO granted_user");
             st.execute("GRANT CREATE ON SCHEMA public TO granted_user");
+            st.execute("CREATE ROLE origin_user LOGIN");
+            st.execute("GRANT granted_user TO origin_user");
+            st.execute("GRANT SET ON PARAMETER session_replication_role TO origin_user");
+            st.execute("GRANT EXECUTE ON FUNCTION pg_replication_origin_create(text),"
+                    + " pg_replication_origin_session_setup(text) TO origin_user");
             st.execute("CREATE ROLE select_only LOGIN");
             st.execute("GRANT SET ON PARAMETER session_replication_role TO select_only");
             st.execute("CREATE SCHEMA progress");
@@ -77,9 +82,23 @@ class PgSinkConnectorValidateTest {
     @Test
     void grantedRoleHasNoErrorsAndNoSuperuserWarning() {
         try (LogCapture log = LogCapture.start()) {
-            assertEquals(Map.of(), errors(config("granted_user")));
+            assertEquals(Map.of(), errors(config("origin_user")));
             assertEquals(List.of(), superuserWarnings(log));
         }
+    }
+
+    @Test
+    void applyingUnderOriginsNeedsExecuteOnTheTwoFunctionsItCalls() {
+        Map<String, List<String>> errors = errors(config("granted_user"));
+        assertOn(
+                errors,
+                PgSinkConfig.APPLY_ORIGIN,
+                "Role 'granted_user' may not use replication origins: it lacks EXECUTE on"
+                        + " pg_replication_origin_create(text), pg_replication_origin_session_setup(text);");
+        assertOn(errors, PgSinkConfig.APPLY_ORIGIN, "set apply.origin=false");
+        Map<String, String> untagged = config("granted_user");
+        untagged.put(PgSinkConfig.APPLY_ORIGIN, "false");
+        assertEquals(Map.of(), errors(untagged));
     }
 
     private static List<String> superuserWarnings(LogCapture log) {

@@ -90,9 +90,9 @@ class PgSinkTaskSpillTest {
                 context,
                 "capped",
                 Map.of(
-                        PgSinkConfig.BUFFER_MAX_BYTES,
+                        BufferingSettings.BUFFER_MAX_BYTES,
                         Long.toString(MIB),
-                        PgSinkConfig.SPILL_MAX_BYTES,
+                        BufferingSettings.SPILL_MAX_BYTES,
                         Long.toString(MIB)));
         ConnectLoop connect = new ConnectLoop(task, context);
         List<Set<TopicPartition>> pausesWhileTheLedgerLags = new ArrayList<>();
@@ -142,7 +142,7 @@ class PgSinkTaskSpillTest {
         }
         FakeSinkTaskContext auditContext = new FakeSinkTaskContext(ASSIGNMENT);
         PgSinkTask audit =
-                startTask(auditContext, "audit-sink", Map.of(PgSinkConfig.BUFFER_MAX_BYTES, Long.toString(MIB)));
+                startTask(auditContext, "audit-sink", Map.of(BufferingSettings.BUFFER_MAX_BYTES, Long.toString(MIB)));
         PgSinkTask orders = null;
         try {
             ConnectLoop connect = new ConnectLoop(audit, auditContext);
@@ -179,7 +179,7 @@ class PgSinkTaskSpillTest {
     @Test
     void aDamagedSpillFileFailsTheTaskNamingTheFileAndTheTransaction() throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext(ASSIGNMENT);
-        PgSinkTask task = startTask(context, "damaged", Map.of(PgSinkConfig.BUFFER_MAX_BYTES, Long.toString(MIB)));
+        PgSinkTask task = startTask(context, "damaged", Map.of(BufferingSettings.BUFFER_MAX_BYTES, Long.toString(MIB)));
         ConnectLoop connect = new ConnectLoop(task, context);
         try {
             connect.deliver(List.of(shop.marker(ShopRecords.start())));
@@ -240,7 +240,7 @@ class PgSinkTaskSpillTest {
 
     private PgSinkTask startTask(FakeSinkTaskContext context, String name, Map<String, String> settings) {
         Map<String, String> withSpills = new HashMap<>(settings);
-        withSpills.put(PgSinkConfig.SPILL_DIRECTORY, spillDirectory.toString());
+        withSpills.put(BufferingSettings.SPILL_DIRECTORY, spillDirectory.toString());
         return SinkTaskHarness.startTask(target, context, name, 2, withSpills);
     }
 

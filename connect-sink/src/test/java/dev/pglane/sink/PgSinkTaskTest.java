@@ -121,7 +121,7 @@ class PgSinkTaskTest {
     void partitionsThatRunAheadPauseUntilTheOthersCatchUp() throws Exception {
         FakeSinkTaskContext context = context();
         // buffer.max.transactions 40: the assembler holds at most 16 copies before it pauses partitions
-        PgSinkTask task = startTask(context, 2, Map.of(PgSinkConfig.BUFFER_MAX_TRANSACTIONS, "40"));
+        PgSinkTask task = startTask(context, 2, Map.of(BufferingSettings.BUFFER_MAX_TRANSACTIONS, "40"));
         ConnectLoop connect = new ConnectLoop(task, context);
         try {
             connect.deliver(List.of(marker(start())));

@@ -124,7 +124,7 @@ class PgSinkTaskWaitsTest {
     @Test
     void aTransactionWaitingForATopicTheSinkDoesNotConsumeSaysSo() throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext(List.of(MARKERS, LEDGER_0));
-        Map<String, String> settings = Map.of(PgSinkConfig.TRANSACTION_WAIT_WARN_MS, "200");
+        Map<String, String> settings = Map.of(BufferingSettings.TRANSACTION_WAIT_WARN_MS, "200");
         Marker.End spanning = new Marker.End(
                 7,
                 951,

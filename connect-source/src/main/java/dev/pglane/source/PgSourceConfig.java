@@ -20,6 +20,7 @@ import dev.pglane.connect.config.RegexList;
 import dev.pglane.connect.config.WireCheck;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.source.reader.MessageFilter;
+import dev.pglane.source.reader.OriginFilter;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.types.NumericMapping;
 import java.time.Duration;
@@ -124,6 +125,15 @@ public final class PgSourceConfig extends AbstractConfig {
     static final String LOGICAL_MESSAGES_PREFIXES_DOC = "With logical.messages=emit, only messages whose prefix is"
             + " one of these, exactly as written, become records; the others are dropped, as under drop (the task"
             + " logs the prefixes at start). Empty: every prefix.";
+
+    public static final String ORIGIN_FILTER = "origin.filter";
+    static final String ORIGIN_FILTER_DOC = "Which transactions are captured by where they came from, as the origin"
+            + " option of a PostgreSQL subscription chooses. any: every one. none: only those written without a"
+            + " replication origin, leaving out what a subscriber or a pglane sink (which applies under an origin by"
+            + " default) applied here; set it on both pipelines of a two-way replication so that no change loops"
+            + " back. PostgreSQL 16+ filters on the server; 14 and 15 send such transactions, which the reader drops.";
+    static final String ORIGIN_FILTER_DEFAULT = EnumChoice.valueOf(OriginFilter.ANY);
+    static final EnumChoice<OriginFilter> ORIGIN_FILTERS = EnumChoice.of(OriginFilter.class);
 
     public static final String STATUS_INTERVAL_MS = "status.interval.ms";
     static final String STATUS_INTERVAL_MS_DOC = "How often the reader reports its position to the server. Keep it"
@@ -241,6 +251,10 @@ public final class PgSourceConfig extends AbstractConfig {
         return logicalMessages() == LogicalMessages.EMIT
                 ? new MessageFilter(true, Set.copyOf(getList(LOGICAL_MESSAGES_PREFIXES)))
                 : MessageFilter.NONE;
+    }
+
+    public OriginFilter originFilter() {
+        return ORIGIN_FILTERS.parse(getString(ORIGIN_FILTER));
     }
 
     public SnapshotMode snapshotMode() {
@@ -410,6 +424,8 @@ public final class PgSourceConfig extends AbstractConfig {
                 .define(STRING, LOGICAL_MESSAGES_DEFAULT, LOGICAL_MESSAGE_CHOICES, LOW, LOGICAL_MESSAGES_DOC);
         group.key(LOGICAL_MESSAGES_PREFIXES, "Logical decoding message prefixes", Width.LONG)
                 .define(LIST, "", null, LOW, LOGICAL_MESSAGES_PREFIXES_DOC);
+        group.key(ORIGIN_FILTER, "Origin filter", Width.SHORT)
+                .define(STRING, ORIGIN_FILTER_DEFAULT, ORIGIN_FILTERS, MEDIUM, ORIGIN_FILTER_DOC);
         group.key(STATUS_INTERVAL_MS, "Status interval (ms)", Width.SHORT)
                 .define(INT, STATUS_INTERVAL_MS_DEFAULT, Range.atLeast(1), LOW, STATUS_INTERVAL_MS_DOC);
         group.key(HEARTBEAT_INTERVAL_MS, "Heartbeat interval (ms)", Width.SHORT)

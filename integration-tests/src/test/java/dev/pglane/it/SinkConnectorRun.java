@@ -70,7 +70,8 @@ final class SinkConnectorRun implements AutoCloseable {
 
     /**
      * Like {@link #start(SharedWorker, PostgresNode, PostgresNode, String, Map)}, with settings that differ from the
-     * example source config too (e.g. {@code streaming.mode}, or {@code database.port} of a proxy).
+     * example source config too (e.g. {@code streaming.mode}, {@code database.port} of a proxy, or a {@code
+     * table.include.list} other than the run's schema).
      */
     static SinkConnectorRun start(
             SharedWorker worker,
@@ -80,7 +81,7 @@ final class SinkConnectorRun implements AutoCloseable {
             Map<String, String> sourceChanges,
             Map<String, String> sinkChanges) {
         Map<String, String> sourceConfig = new HashMap<>(sourceChanges);
-        sourceConfig.put("table.include.list", name + "\\..*");
+        sourceConfig.putIfAbsent("table.include.list", name + "\\..*");
         SourceConnectorRun source = SourceConnectorRun.start(worker, sourceServer, name, sourceConfig);
         SinkConnectorRun run = new SinkConnectorRun(worker, source, target, name + "_sink");
         Map<String, String> config =

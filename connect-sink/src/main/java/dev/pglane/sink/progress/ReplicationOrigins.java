@@ -9,10 +9,10 @@ import java.sql.Types;
 
 /**
  * Progress in replication origins, as PostgreSQL's own subscriber keeps it: the commit record itself
- * carries the source end LSN, so progress costs no extra row write. An origin can be bound to one
- * session at a time, so each apply worker has its own ({@code pglane:<sink>:<server>:<n>}); the
- * applied position is the highest of them, which is correct only because the sink commits in source
- * order — the highest origin position is the last commit, and every earlier one committed before it.
+ * carries the source end LSN, so progress costs no extra row write. Each apply worker has its own
+ * origin ({@link OriginSessions}); the applied position is the highest of them, which is correct only
+ * because the sink commits in source order — the highest origin position is the last commit, and every
+ * earlier one committed before it.
  *
  * <p>PostgreSQL advances a session's origin also when a transaction that called
  * {@code pg_replication_origin_xact_setup} aborts, so {@link #recordAndCommit} sends it together with
@@ -21,29 +21,15 @@ import java.sql.Types;
  * transaction again at once, but a crash in between would skip it — the progress table has no such gap.
  */
 public final class ReplicationOrigins implements ProgressLog {
-    private final String prefix;
-    private final int workers;
+    private final OriginSessions origins;
 
     public ReplicationOrigins(String sinkName, String sourceServer, int workers) {
-        this.prefix = "pglane:" + sinkName + ":" + sourceServer + ":";
-        this.workers = workers;
-    }
-
-    String originName(int worker) {
-        return prefix + worker;
+        this.origins = new OriginSessions(sinkName, sourceServer, workers);
     }
 
     @Override
     public void prepare(Connection connection) throws SQLException {
-        String sql = "SELECT pg_catalog.pg_replication_origin_create(?)"
-                + " WHERE NOT EXISTS (SELECT 1 FROM pg_replication_origin WHERE roname = ?)";
-        try (PreparedStatement st = connection.prepareStatement(sql)) {
-            for (int worker = 0; worker < workers; worker++) {
-                st.setString(1, originName(worker));
-                st.setString(2, originName(worker));
-                st.executeQuery().close();
-            }
-        }
+        origins.create(connection);
     }
 
     @Override
@@ -54,7 +40,7 @@ public final class ReplicationOrigins implements ProgressLog {
                 "SELECT pg_catalog.max(pg_catalog.pg_replication_origin_progress(roname, false))::text FROM pg_replication_origin"
                         + " WHERE pg_catalog.starts_with(roname, ?)";
         try (PreparedStatement st = connection.prepareStatement(sql)) {
-            st.setString(1, prefix);
+            st.setString(1, origins.prefix());
             try (ResultSet rs = st.executeQuery()) {
                 String lsn = rs.next() ? rs.getString(1) : null;
                 return lsn == null || !Lsn.parse(lsn).isValid()
@@ -66,11 +52,7 @@ public final class ReplicationOrigins implements ProgressLog {
 
     @Override
     public void setUpSession(Connection connection, int worker) throws SQLException {
-        try (PreparedStatement st =
-                connection.prepareStatement("SELECT pg_catalog.pg_replication_origin_session_setup(?)")) {
-            st.setString(1, originName(worker));
-            st.executeQuery().close();
-        }
+        origins.bind(connection, worker);
     }
 
     @Override

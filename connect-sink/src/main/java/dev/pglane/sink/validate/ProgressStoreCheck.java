@@ -1,5 +1,6 @@
 package dev.pglane.sink.validate;
 
+import static dev.pglane.sink.PgSinkConfig.APPLY_ORIGIN;
 import static dev.pglane.sink.PgSinkConfig.PROGRESS_STORE;
 import static dev.pglane.sink.PgSinkConfig.PROGRESS_TABLE;
 
@@ -16,44 +17,66 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Whether the role can record progress where {@code progress.store} says. */
+/** Whether the role can record progress where {@code progress.store} says, and apply under origins if asked to. */
 final class ProgressStoreCheck implements ServerCheck {
+    /** What applying under origins calls, without keeping progress in them. */
+    private static final List<String> TAGGING_FUNCTIONS =
+            List.of("pg_replication_origin_create", "pg_replication_origin_session_setup");
+
     private final ProgressStore store;
     private final TableName table;
+    private final boolean applyOrigin;
     private final DatabaseEndpoint endpoint;
 
-    ProgressStoreCheck(ProgressStore store, TableName table, DatabaseEndpoint endpoint) {
+    ProgressStoreCheck(ProgressStore store, TableName table, boolean applyOrigin, DatabaseEndpoint endpoint) {
         this.store = store;
         this.table = table;
+        this.applyOrigin = applyOrigin;
         this.endpoint = endpoint;
     }
 
     @Override
     public void run(Connection connection, List<ConfigProblem> problems) throws SQLException {
         if (store == ProgressStore.REPLICATION_ORIGIN) {
-            checkOrigins(connection, problems);
+            checkOrigins(connection, problems, List.of(), PROGRESS_STORE, PROGRESS_STORE + "=table");
         } else {
             checkTable(connection, problems);
+            if (applyOrigin) {
+                checkOrigins(
+                        connection,
+                        problems,
+                        TAGGING_FUNCTIONS,
+                        APPLY_ORIGIN,
+                        APPLY_ORIGIN + "=false (no two-way replication then)");
+            }
         }
     }
 
     /** PostgreSQL revokes EXECUTE on these functions from PUBLIC; superusers pass has_function_privilege. */
-    private void checkOrigins(Connection connection, List<ConfigProblem> problems) throws SQLException {
+    /**
+     * @param needed the functions needed, by name; empty: all of them
+     */
+    private void checkOrigins(
+            Connection connection, List<ConfigProblem> problems, List<String> needed, String key, String otherwise)
+            throws SQLException {
         List<String> denied = new ArrayList<>();
         try (Statement st = connection.createStatement();
                 ResultSet rs = st.executeQuery("SELECT p.oid::regprocedure::text FROM pg_proc p"
                         + " WHERE p.proname LIKE 'pg\\_replication\\_origin\\_%'"
                         + " AND NOT pg_catalog.has_function_privilege(p.oid, 'EXECUTE') ORDER BY 1")) {
             while (rs.next()) {
-                denied.add(rs.getString(1));
+                String function = rs.getString(1);
+                if (needed.isEmpty() || needed.contains(function.substring(0, function.indexOf('(')))) {
+                    denied.add(function);
+                }
             }
         }
         if (!denied.isEmpty()) {
             problems.add(new ConfigProblem(
-                    PROGRESS_STORE,
+                    key,
                     "Role '" + endpoint.user() + "' may not use replication origins: it lacks EXECUTE on "
                             + String.join(", ", denied) + "; grant it (GRANT EXECUTE ON FUNCTION ...), use a"
-                            + " superuser, or set " + PROGRESS_STORE + "=table"));
+                            + " superuser, or set " + otherwise));
         }
     }
 

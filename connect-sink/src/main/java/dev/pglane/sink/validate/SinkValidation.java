@@ -1,5 +1,6 @@
 package dev.pglane.sink.validate;
 
+import static dev.pglane.sink.PgSinkConfig.APPLY_ORIGIN;
 import static dev.pglane.sink.PgSinkConfig.AUTO_CREATE;
 import static dev.pglane.sink.PgSinkConfig.PROGRESS_STORE;
 import static dev.pglane.sink.PgSinkConfig.PROGRESS_TABLE;
@@ -45,9 +46,12 @@ public final class SinkValidation {
         List<ServerCheck> checks = new ArrayList<>();
         checks.add(new SuperuserCheck(connectorName));
         checks.add(new ApplySessionCheck(endpoint));
-        if (report.isValid(PROGRESS_STORE, PROGRESS_TABLE)) {
+        if (report.isValid(PROGRESS_STORE, PROGRESS_TABLE, APPLY_ORIGIN)) {
             checks.add(new ProgressStoreCheck(
-                    PgSinkConfig.progressStore(report::value), PgSinkConfig.progressTable(report::value), endpoint));
+                    PgSinkConfig.progressStore(report::value),
+                    PgSinkConfig.progressTable(report::value),
+                    Boolean.TRUE.equals(report.value(APPLY_ORIGIN)),
+                    endpoint));
         }
         listedTopicsCheck(report, props).ifPresent(checks::add);
         return checks;

@@ -1,6 +1,7 @@
 package dev.pglane.sink.progress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -130,6 +131,65 @@ class ProgressLogTest {
             }
             worker0.rollback();
             assertEquals(Lsn.parse("0/5000"), log.load(control).endLsn());
+        }
+    }
+
+    @Test
+    void aTaggedTableKeepsTheProgressInTheTableAndCommitsUnderTheWorkersOrigins() throws SQLException {
+        ProgressLog log = new OriginTaggedProgress(
+                table(new TableName("public", "progress_tagged"), "sink-t"), "sink-t", "shop", 2);
+        try (Connection control = connect();
+                Connection worker1 = connect()) {
+            log.prepare(control);
+            log.prepare(control);
+            log.setUpSession(worker1, 1);
+            AppliedPosition position = new AppliedPosition(Lsn.parse("0/9000"), 1_700_000_000_000_000L, 31);
+            applyAndEnd(worker1, log, position, true);
+            assertEquals(position, log.load(control), "the table holds the position");
+            assertEquals(
+                    List.of("pglane:sink-t:shop:0", "pglane:sink-t:shop:1"),
+                    target.rows("SELECT roname FROM pg_replication_origin WHERE roname LIKE 'pglane:sink-t:%'"
+                            + " ORDER BY roname"));
+            // worker 1's commit went out under its origin, which followed it (local_lsn); no remote position is kept
+            assertEquals(
+                    List.of("pglane:sink-t:shop:1 0/0 true"),
+                    target.rows("SELECT external_id || ' ' || remote_lsn || ' ' || (local_lsn > '0/0')"
+                            + " FROM pg_replication_origin_status WHERE external_id LIKE 'pglane:sink-t:%'"));
+        }
+    }
+
+    @Test
+    void anOriginHeldByAnotherSessionIsToldFromOtherFailures() throws SQLException {
+        ProgressLog first = new ReplicationOrigins("sink-h", "shop", 1);
+        ProgressLog second = new ReplicationOrigins("sink-h", "shop", 1);
+        try (Connection a = connect();
+                Connection b = connect()) {
+            first.prepare(a);
+            first.setUpSession(a, 0);
+            SQLException e = assertThrows(SQLException.class, () -> second.setUpSession(b, 0));
+            assertTrue(OriginSessions.heldByAnotherSession(e), e::getMessage);
+            assertFalse(OriginSessions.heldByAnotherSession(new SQLException("lock timeout", "55P03")));
+        }
+    }
+
+    @Test
+    void aTaggedSessionWhoseOriginIsHeldTakesASpareAndTheTableFencesTheZombie() throws SQLException {
+        TableName name = new TableName("public", "progress_spare");
+        ProgressLog zombie = new OriginTaggedProgress(table(name, "sink-s"), "sink-s", "shop", 1);
+        ProgressLog live = new OriginTaggedProgress(table(name, "sink-s"), "sink-s", "shop", 1);
+        try (Connection z = connect();
+                Connection l = connect()) {
+            zombie.prepare(z);
+            zombie.setUpSession(z, 0);
+            live.setUpSession(l, 0);
+            AppliedPosition applied = new AppliedPosition(Lsn.parse("0/A000"), 1_700_000_000_000_000L, 41);
+            applyAndEnd(l, live, applied, true);
+            assertEquals(
+                    List.of("pglane:sink-s:shop:0", "pglane:sink-s:shop:0.1"),
+                    target.rows("SELECT external_id FROM pg_replication_origin_status"
+                            + " WHERE external_id LIKE 'pglane:sink-s:%' ORDER BY external_id"));
+            SQLException e = assertThrows(SQLException.class, () -> applyAndEnd(z, zombie, applied, true));
+            assertTrue(e.getMessage().startsWith("Another task applies to this target as sink sink-s"), e::getMessage);
         }
     }
 

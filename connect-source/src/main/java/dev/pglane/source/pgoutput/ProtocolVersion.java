@@ -23,6 +23,11 @@ public enum ProtocolVersion {
         return number;
     }
 
+    /** True from PostgreSQL 16 on, whose pgoutput also takes the {@code origin} option. */
+    public boolean filtersOrigin() {
+        return this == V4;
+    }
+
     /**
      * The protocol version for a server, from its {@code server_version_num}.
      *

@@ -30,7 +30,7 @@ final class OpenTransaction {
     private final boolean streamed;
     private final Lsn commitLsn;
     private final long commitTimeMicros;
-    private final boolean skipped;
+    private boolean skipped;
 
     private long ordinal;
     private boolean announced;
@@ -79,6 +79,11 @@ final class OpenTransaction {
 
     boolean skipped() {
         return skipped;
+    }
+
+    /** None of the transaction is emitted: it came through a replication origin that is filtered out. */
+    void skip() {
+        skipped = true;
     }
 
     /** True once anything of the transaction was emitted, so that it needs an END or ABORT. */

@@ -15,6 +15,7 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGProperty;
 import org.postgresql.replication.LogSequenceNumber;
 import org.postgresql.replication.PGReplicationStream;
+import org.postgresql.replication.fluent.logical.ChainedLogicalStreamBuilder;
 
 /**
  * The dedicated pgjdbc replication connection ({@code replication=database}) and the pgoutput stream on
@@ -31,6 +32,7 @@ public final class ReplicationConnection {
             ProtocolVersion protocol,
             boolean messages,
             boolean streaming,
+            OriginFilter origins,
             Duration statusInterval,
             Lsn start) {}
 
@@ -78,13 +80,18 @@ public final class ReplicationConnection {
         return identity;
     }
 
-    /** Starts streaming; the server begins at the later of {@code start} and the slot's confirmed position. */
+    /**
+     * Starts streaming; the server begins at the later of {@code start} and the slot's confirmed position. Before
+     * PostgreSQL 16 the {@code origin} option does not exist: the reader filters by the Origin message then.
+     */
     public PGReplicationStream start(StreamRequest request) throws SQLException {
         PGConnection pg = connection.unwrap(PGConnection.class);
-        return pg.getReplicationAPI()
-                .replicationStream()
-                .logical()
-                .withSlotName(request.slot())
+        ChainedLogicalStreamBuilder builder =
+                pg.getReplicationAPI().replicationStream().logical();
+        if (request.protocol().filtersOrigin()) {
+            builder.withSlotOption("origin", request.origins().optionValue());
+        }
+        return builder.withSlotName(request.slot())
                 .withStartPosition(LogSequenceNumber.valueOf(request.start().asLong()))
                 .withSlotOption("proto_version", request.protocol().number())
                 .withSlotOption("publication_names", pg.escapeIdentifier(request.publication()))

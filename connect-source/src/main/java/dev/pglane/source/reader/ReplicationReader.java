@@ -66,6 +66,7 @@ public final class ReplicationReader implements Runnable {
             Lsn resumeLsn,
             boolean beginMarkers,
             MessageFilter messages,
+            OriginFilter origins,
             String messagesTopic,
             int batchSize,
             Duration statusInterval,
@@ -121,6 +122,10 @@ public final class ReplicationReader implements Runnable {
                             + " (logical.messages.prefixes)",
                     settings.messages().prefixes());
         }
+        if (settings.origins() == OriginFilter.NONE) {
+            log.info("Transactions applied through a replication origin (by a subscriber or a sink) are not captured"
+                    + " (origin.filter=none)");
+        }
         this.tracker = new TransactionTracker(
                 relations,
                 settings.messagesTopic(),
@@ -128,6 +133,7 @@ public final class ReplicationReader implements Runnable {
                 settings.resumeLsn(),
                 settings.beginMarkers(),
                 settings.messages(),
+                settings.origins(),
                 snapshot,
                 snapshot.progressText(),
                 dispatcher);

@@ -30,7 +30,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -172,6 +171,7 @@ public final class ReplicationSession implements AutoCloseable {
                                 || config.signalsEnabled()
                                 || capture != null,
                         config.streamingMode() == StreamingMode.ON,
+                        config.originFilter(),
                         config.statusInterval(),
                         resume));
             } catch (SQLException | RuntimeException e) {
@@ -341,6 +341,7 @@ public final class ReplicationSession implements AutoCloseable {
                 resume,
                 config.markerBeginEnabled(),
                 config.messageFilter(),
+                config.originFilter(),
                 topics.messagesTopic(),
                 config.decoderBatchSize(),
                 config.statusInterval(),
@@ -360,23 +361,8 @@ public final class ReplicationSession implements AutoCloseable {
         readerThread.setDaemon(true);
         lanes.start();
         readerThread.start();
-        List<AutoCloseable> watches = new ArrayList<>();
-        if (sessionSnapshot.capture() != null) {
-            watches.add(NewTableWatch.start(
-                    new NewTableWatch.Settings(
-                            start.connectorName(),
-                            config.topicPrefix(),
-                            config.publicationName(),
-                            config.signalTable(),
-                            config.database()::connect),
-                    CapturedTables.parse(sessionSnapshot.capture().text()),
-                    failures));
-        }
-        RestartPoints restartPoints = RestartPoints.start(
-                start.connectorName(), config.slotRestartIntervalBytes(), sql, config.database()::connect, failures);
-        if (restartPoints != null) {
-            watches.add(restartPoints);
-        }
+        List<AutoCloseable> watches =
+                SessionWatches.start(config, start.connectorName(), sessionSnapshot.capture(), sql, failures);
         return new ReplicationSession(
                 sql, replication, lanes, reader, readerThread, emitter, resume, snapshot, snapshots, watches);
     }

@@ -8,6 +8,7 @@ import dev.pglane.source.pgoutput.CommitMessage;
 import dev.pglane.source.pgoutput.DeleteMessage;
 import dev.pglane.source.pgoutput.InsertMessage;
 import dev.pglane.source.pgoutput.LogicalDecodingMessage;
+import dev.pglane.source.pgoutput.OriginMessage;
 import dev.pglane.source.pgoutput.PgOutputMessage;
 import dev.pglane.source.pgoutput.RelationMessage;
 import dev.pglane.source.pgoutput.StreamAbortMessage;
@@ -30,9 +31,7 @@ import dev.pglane.wire.envelope.TruncateInfo;
 import dev.pglane.wire.marker.DataCollectionCount;
 import dev.pglane.wire.marker.Marker;
 import java.sql.SQLException;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +53,7 @@ public final class TransactionTracker {
     private final Lsn resumeLsn;
     private final boolean beginMarkers;
     private final MessageFilter messages;
+    private final OriginFilter origins;
     private final SnapshotStream snapshot;
     private final ItemSink sink;
     private final KeylessTables keylessTables = new KeylessTables();
@@ -66,15 +66,14 @@ public final class TransactionTracker {
     private String snapshotProgress;
 
     private OpenTransaction current;
-    private final Map<Long, OpenTransaction> streams = new HashMap<>();
-    private boolean insideStream;
-    private long streamXid;
+    private final StreamedTransactions streams = new StreamedTransactions();
 
     /**
      * @param messagesTopic the topic of logical decoding messages, named in END counts
      * @param resumeLsn where replication resumed; a transaction committed before it is not emitted again
      * @param beginMarkers also emit a BEGIN marker before each transaction's first record
      * @param messages which logical decoding messages, other than pglane's own, become records
+     * @param origins whether transactions that came through a replication origin are emitted
      * @param snapshotProgress the snapshot progress the session starts with, {@code null} when none is under way
      */
     public TransactionTracker(
@@ -84,6 +83,7 @@ public final class TransactionTracker {
             Lsn resumeLsn,
             boolean beginMarkers,
             MessageFilter messages,
+            OriginFilter origins,
             SnapshotStream snapshot,
             String snapshotProgress,
             ItemSink sink) {
@@ -93,6 +93,7 @@ public final class TransactionTracker {
         this.resumeLsn = resumeLsn;
         this.beginMarkers = beginMarkers;
         this.messages = messages;
+        this.origins = origins;
         this.snapshot = snapshot;
         this.snapshotProgress = snapshotProgress;
         this.sink = sink;
@@ -113,7 +114,7 @@ public final class TransactionTracker {
 
     /** True while a chunk of a streamed transaction is open: the parser must then expect xids. */
     public boolean insideStream() {
-        return insideStream;
+        return streams.insideChunk();
     }
 
     /** True when no transaction is open, streamed or not. */
@@ -146,17 +147,37 @@ public final class TransactionTracker {
         } else if (message instanceof RelationMessage m) {
             relation(m);
         } else if (message instanceof TypeMessage m) {
-            relations.apply(insideStream ? new TypeMessage(streamXid, m.typeOid(), m.namespace(), m.typeName()) : m);
+            relations.apply(
+                    streams.insideChunk()
+                            ? new TypeMessage(streams.chunkXid(), m.typeOid(), m.namespace(), m.typeName())
+                            : m);
         } else if (message instanceof StreamStartMessage m) {
-            streamStart(m, lsn, receiveMicros);
+            streams.start(m, lsn, receiveMicros, current == null ? null : current.xid());
         } else if (message instanceof StreamStopMessage) {
-            streamStop(lsn);
+            streams.stop(lsn);
         } else if (message instanceof StreamCommitMessage m) {
             streamCommit(m, lsn);
         } else if (message instanceof StreamAbortMessage m) {
             streamAbort(m, receiveMicros);
+        } else if (message instanceof OriginMessage) {
+            origin(lsn);
         }
-        // Origin: where a replicated transaction came from; nothing to emit.
+    }
+
+    /**
+     * The open transaction was written by a session with a replication origin (a subscriber's, pglane's sink's): with
+     * {@code origin.filter=none} none of it is emitted. PostgreSQL 16+ leaves such transactions out itself; before,
+     * pgoutput has no option for it and sends this message right after Begin (or a first Stream Start).
+     */
+    private void origin(Lsn lsn) {
+        if (origins == OriginFilter.NONE) {
+            OpenTransaction txn = transactionOf("an Origin message", lsn);
+            if (txn.announced()) {
+                throw new ConnectException("pgoutput sent an Origin message for xid " + txn.xid() + " at LSN " + lsn
+                        + " after records of the transaction");
+            }
+            txn.skip();
+        }
     }
 
     private void change(long xid, int relationId, Op op, TupleData old, TupleData now, Lsn lsn, long receiveMicros)
@@ -165,12 +186,12 @@ public final class TransactionTracker {
         if (txn.skipped()) {
             return;
         }
-        RelationDescriptor relation = relations.get(relationId, insideStream ? streamXid : Xid.NONE);
+        RelationDescriptor relation = relations.get(relationId, streams.insideChunk() ? streams.chunkXid() : Xid.NONE);
         if (snapshot.isSignalTable(relation.schema(), relation.table())) {
             signal(txn, relation, op, now);
             return;
         }
-        if (!insideStream) {
+        if (!streams.insideChunk()) {
             snapshot.changed(relationId, txn.xid(), op, old, now);
         }
         if (snapshot.heldBack(relationId)) {
@@ -190,8 +211,9 @@ public final class TransactionTracker {
         }
         TruncateInfo options = new TruncateInfo(message.cascade(), message.restartIdentity());
         for (int relationId : message.relationIds()) {
-            RelationDescriptor relation = relations.get(relationId, insideStream ? streamXid : Xid.NONE);
-            if (!insideStream) {
+            RelationDescriptor relation =
+                    relations.get(relationId, streams.insideChunk() ? streams.chunkXid() : Xid.NONE);
+            if (!streams.insideChunk()) {
                 snapshot.changed(relationId, txn.xid(), Op.TRUNCATE, null, null);
             }
             if (snapshot.heldBack(relationId)) {
@@ -238,7 +260,7 @@ public final class TransactionTracker {
 
     /** A signal of the signal topic, which the task wrote into the WAL (see {@code SignalMessage}). */
     private void signalMessage(LogicalDecodingMessage message, Lsn lsn) throws InterruptedException, SQLException {
-        if (insideStream) {
+        if (streams.insideChunk()) {
             log.warn("A signal message at {} is ignored: its transaction was streamed before it committed", lsn);
             return;
         }
@@ -262,7 +284,7 @@ public final class TransactionTracker {
         if (capture == null) {
             return;
         }
-        if (insideStream) {
+        if (streams.insideChunk()) {
             log.warn("A tables message at {} is ignored: its transaction was streamed before it committed", lsn);
             return;
         }
@@ -316,7 +338,7 @@ public final class TransactionTracker {
      */
     private void signal(OpenTransaction txn, RelationDescriptor relation, Op op, TupleData row)
             throws InterruptedException, SQLException {
-        if (op != Op.CREATE || insideStream || txn.skipped()) {
+        if (op != Op.CREATE || streams.insideChunk() || txn.skipped()) {
             return;
         }
         takeEffect(txn, snapshot.signal(relation, row));
@@ -382,8 +404,8 @@ public final class TransactionTracker {
     }
 
     private OpenTransaction transactionOf(String what, Lsn lsn) {
-        if (insideStream) {
-            return streams.get(streamXid);
+        if (streams.insideChunk()) {
+            return streams.chunkTransaction();
         }
         if (current == null) {
             throw new ConnectException("pgoutput sent " + what + " outside any transaction at LSN " + lsn);
@@ -392,7 +414,7 @@ public final class TransactionTracker {
     }
 
     private void begin(BeginMessage message, Lsn lsn) {
-        if (insideStream || current != null) {
+        if (streams.insideChunk() || current != null) {
             throw new ConnectException("pgoutput sent Begin of xid " + message.xid() + " at LSN " + lsn + " while "
                     + (current != null ? "xid " + current.xid() : "a streamed chunk") + " is open");
         }
@@ -436,44 +458,14 @@ public final class TransactionTracker {
     }
 
     private void relation(RelationMessage message) {
-        RelationMessage scoped = insideStream ? message.scopedTo(streamXid) : message;
+        RelationMessage scoped = streams.insideChunk() ? message.scopedTo(streams.chunkXid()) : message;
         RelationDescriptor relation = relations.apply(scoped);
         snapshot.relationChanged(scoped);
         keylessTables.warnOnce(relation);
     }
 
-    private void streamStart(StreamStartMessage message, Lsn lsn, long receiveMicros) {
-        if (insideStream || current != null) {
-            throw new ConnectException("pgoutput sent Stream Start of xid " + message.xid() + " at LSN " + lsn
-                    + " while " + (current != null ? "xid " + current.xid() : "the chunk of xid " + streamXid)
-                    + " is open");
-        }
-        boolean known = streams.containsKey(message.xid());
-        if (message.firstSegment() == known) {
-            throw new ConnectException("pgoutput sent Stream Start of xid " + message.xid() + " at LSN " + lsn
-                    + (known ? " as a first segment, but the xid is already streaming" : " without its first segment"));
-        }
-        if (!known) {
-            streams.put(message.xid(), new OpenTransaction(message.xid(), true, Lsn.INVALID, receiveMicros, false));
-        }
-        insideStream = true;
-        streamXid = message.xid();
-    }
-
-    private void streamStop(Lsn lsn) {
-        if (!insideStream) {
-            throw new ConnectException("pgoutput sent Stream Stop at LSN " + lsn + " outside a streamed chunk");
-        }
-        insideStream = false;
-        streamXid = Xid.NONE;
-    }
-
     private void streamCommit(StreamCommitMessage message, Lsn lsn) throws InterruptedException, SQLException {
-        OpenTransaction txn = insideStream ? null : streams.remove(message.xid());
-        if (txn == null) {
-            throw new ConnectException("pgoutput sent Stream Commit of xid " + message.xid() + " at LSN " + lsn
-                    + (insideStream ? " inside a streamed chunk" : ", but no chunk of it was streamed"));
-        }
+        OpenTransaction txn = streams.commit(message.xid(), lsn);
         relations.commitStream(message.xid());
         snapshot.streamedCommit(message.xid());
         end(txn, message.commitLsn(), message.endLsn(), message.commitTimeMicros());

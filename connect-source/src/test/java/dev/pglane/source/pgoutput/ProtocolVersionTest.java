@@ -32,6 +32,12 @@ class ProtocolVersionTest {
         assertEquals(4, ProtocolVersion.V4.number());
     }
 
+    @Test
+    void onlyPostgres16AndLaterTakeTheOriginOption() {
+        assertEquals(false, ProtocolVersion.forServer(150_014).filtersOrigin());
+        assertEquals(true, ProtocolVersion.forServer(160_000).filtersOrigin());
+    }
+
     @ParameterizedTest
     @CsvSource({"130012, 13.12", "100000, 10.0", "90624, 9.6"})
     void refusesServersBefore14NamingTheirVersion(int serverVersionNum, String shown) {

@@ -93,6 +93,7 @@ class ReplicationConnectionTest {
                         ProtocolVersion.forServer(170_000),
                         false,
                         false,
+                        OriginFilter.NONE, // the server takes pgoutput's origin option (16+)
                         Duration.ofSeconds(10),
                         Lsn.INVALID));
                 SlotLiveness liveness = new SlotLiveness(c, "liveness_slot", replication.walsenderPid());

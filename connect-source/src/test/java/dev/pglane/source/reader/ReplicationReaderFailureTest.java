@@ -100,6 +100,7 @@ class ReplicationReaderFailureTest {
                 Lsn.parse("0/10"),
                 false,
                 MessageFilter.NONE,
+                OriginFilter.ANY,
                 "shop.messages",
                 8,
                 statusInterval,

@@ -13,6 +13,7 @@ import dev.pglane.source.pgoutput.CommitMessage;
 import dev.pglane.source.pgoutput.DeleteMessage;
 import dev.pglane.source.pgoutput.InsertMessage;
 import dev.pglane.source.pgoutput.LogicalDecodingMessage;
+import dev.pglane.source.pgoutput.OriginMessage;
 import dev.pglane.source.pgoutput.PgOutputMessage;
 import dev.pglane.source.pgoutput.RelationColumn;
 import dev.pglane.source.pgoutput.RelationMessage;
@@ -54,6 +55,10 @@ class TransactionTrackerTest {
     private final List<StreamItem> items = new ArrayList<>();
 
     private TransactionTracker tracker(Lsn resume, boolean beginMarkers) {
+        return tracker(resume, beginMarkers, OriginFilter.ANY);
+    }
+
+    private TransactionTracker tracker(Lsn resume, boolean beginMarkers, OriginFilter origins) {
         RelationCache relations = new RelationCache(new RelationDescriptorFactory(
                 "shop", TOPICS, NumericMapping.PRECISE, new EnvelopeSchemas(), PgColumnType::of, RowKeyColumns.NONE));
         return new TransactionTracker(
@@ -63,6 +68,7 @@ class TransactionTrackerTest {
                 resume,
                 beginMarkers,
                 new MessageFilter(true, Set.of()),
+                origins,
                 new SnapshotStream("shop", GEN, null),
                 null,
                 items::add);
@@ -164,6 +170,62 @@ class TransactionTrackerTest {
         StreamItem.Change second = (StreamItem.Change) items.get(2);
         assertEquals(lsn(0x400), second.stamp().lastCommitLsn());
         assertEquals(new SourceOffset(lsn(0x410), GEN, 501L, 1L, lsn(0x300)), second.offset());
+    }
+
+    @Test
+    void withOriginFilterNoneATransactionWithAnOriginLeavesNoRecordButMovesTheOffset() throws Exception {
+        TransactionTracker tracker = tracker(lsn(0x50), true, OriginFilter.NONE);
+        feed(tracker, 0x100, new BeginMessage(lsn(0x400), COMMIT_US, 500), new OriginMessage(lsn(0x9000), "pg_1"));
+        feed(tracker, 0x100, relation(0, ORDERS, "orders"), new InsertMessage(0, ORDERS, null));
+        feed(tracker, 0x200, new UpdateMessage(0, ORDERS, '\0', null, null));
+        feed(tracker, 0x410, new CommitMessage(0, lsn(0x400), lsn(0x410), COMMIT_US));
+        assertEquals(List.of(), items, "no BEGIN, change or END of the replicated transaction");
+
+        feed(tracker, 0x500, new BeginMessage(lsn(0x600), COMMIT_US, 501), new InsertMessage(0, ORDERS, null));
+        feed(tracker, 0x610, new CommitMessage(0, lsn(0x600), lsn(0x610), COMMIT_US));
+        assertEquals(3, items.size(), "the local transaction that follows: BEGIN, its change, END");
+        StreamItem.Change change = assertInstanceOf(StreamItem.Change.class, items.get(1));
+        assertEquals(new SourceOffset(lsn(0x410), GEN, 501L, 1L, lsn(0x500)), change.offset());
+        assertEquals(lsn(0x400), change.stamp().lastCommitLsn());
+    }
+
+    @Test
+    void withOriginFilterAnyATransactionWithAnOriginIsEmitted() throws Exception {
+        TransactionTracker tracker = tracker(lsn(0x50), false, OriginFilter.ANY);
+        feed(tracker, 0x100, new BeginMessage(lsn(0x400), COMMIT_US, 500), new OriginMessage(lsn(0x9000), "pg_1"));
+        feed(tracker, 0x100, relation(0, ORDERS, "orders"), new InsertMessage(0, ORDERS, null));
+        feed(tracker, 0x410, new CommitMessage(0, lsn(0x400), lsn(0x410), COMMIT_US));
+        assertEquals(2, items.size());
+        assertEquals(1, marker(items.get(1), Marker.End.class).eventCount());
+    }
+
+    @Test
+    void withOriginFilterNoneAStreamedTransactionWithAnOriginLeavesNoRecord() throws Exception {
+        TransactionTracker tracker = tracker(lsn(0x50), false, OriginFilter.NONE);
+        feed(tracker, 0x100, new StreamStartMessage(700, true), new OriginMessage(Lsn.INVALID, "pg_1"));
+        feed(tracker, 0x100, relation(700, ORDERS, "orders"), new InsertMessage(700, ORDERS, null));
+        feed(tracker, 0x110, new StreamStopMessage(), new StreamStartMessage(800, true));
+        feed(tracker, 0x120, relation(800, ORDERS, "orders"), new InsertMessage(800, ORDERS, null));
+        feed(tracker, 0x130, new StreamStopMessage(), new StreamStartMessage(700, false));
+        feed(tracker, 0x140, new InsertMessage(701, ORDERS, null), new StreamStopMessage());
+        feed(tracker, 0x150, new StreamAbortMessage(700, 701, lsn(0x150), 0));
+        feed(tracker, 0x170, new StreamCommitMessage(700, 0, lsn(0x160), lsn(0x170), COMMIT_US));
+        feed(tracker, 0x190, new StreamCommitMessage(800, 0, lsn(0x180), lsn(0x190), COMMIT_US));
+        assertTrue(tracker.idle());
+
+        assertEquals(2, items.size(), "only the local transaction 800: its change and END");
+        assertEquals(800, stamp(items.get(0)).xid());
+        assertEquals(1, marker(items.get(1), Marker.End.class).eventCount());
+    }
+
+    @Test
+    void anOriginMessageAfterRecordsOfItsTransactionFailsTheReader() throws Exception {
+        TransactionTracker tracker = tracker(lsn(0x50), false, OriginFilter.NONE);
+        feed(tracker, 0x100, new BeginMessage(lsn(0x400), COMMIT_US, 500));
+        feed(tracker, 0x100, relation(0, ORDERS, "orders"), new InsertMessage(0, ORDERS, null));
+        ConnectException e = assertThrows(
+                ConnectException.class, () -> feed(tracker, 0x200, new OriginMessage(lsn(0x9000), "pg_1")));
+        assertTrue(e.getMessage().contains("xid 500"), e.getMessage());
     }
 
     @Test
