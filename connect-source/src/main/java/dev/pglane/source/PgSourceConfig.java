@@ -313,6 +313,16 @@ public final class PgSourceConfig extends AbstractConfig {
         return millis == 0 ? Optional.empty() : Optional.of(Duration.ofMillis(millis));
     }
 
+    /** Empty when none is set. */
+    public Optional<String> heartbeatActionQuery() {
+        String query = getString(HousekeepingSettings.HEARTBEAT_ACTION_QUERY).strip();
+        return query.isEmpty() ? Optional.empty() : Optional.of(query);
+    }
+
+    public long slotRetainedWalWarnBytes() {
+        return getLong(HousekeepingSettings.SLOT_RETAINED_WAL_WARN_BYTES);
+    }
+
     public Duration reconnectBackoffInitial() {
         return Duration.ofMillis(getInt(RECONNECT_BACKOFF_INITIAL_MS));
     }
@@ -439,6 +449,7 @@ public final class PgSourceConfig extends AbstractConfig {
                         RECONNECT_BACKOFF_INITIAL_MS_DOC);
         group.key(RECONNECT_BACKOFF_MAX_MS, "Reconnect backoff, longest (ms)", Width.SHORT)
                 .define(INT, RECONNECT_BACKOFF_MAX_MS_DEFAULT, Range.atLeast(1), LOW, RECONNECT_BACKOFF_MAX_MS_DOC);
+        HousekeepingSettings.define(group);
     }
 
     private static void defineTopics(ConfigGroup group) {

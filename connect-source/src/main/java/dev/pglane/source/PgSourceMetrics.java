@@ -58,6 +58,18 @@ public final class PgSourceMetrics implements ReaderActivity, LaneActivity {
             Lsn flushed = s.reader().flushedLsn();
             return server.compareTo(flushed) > 0 && flushed.isValid() ? server.bytesSince(flushed) : 0L;
         });
+        gauge(
+                "slot-retained-wal-bytes",
+                "WAL bytes from the slot's restart_lsn to the server's position, looked"
+                        + " up every 30 s; -1 before the first look",
+                Map.of(),
+                s -> s.slotRetention().retainedBytes());
+        gauge(
+                "slot-safe-wal-bytes",
+                "The slot's safe_wal_size: WAL the server may still write before the slot is at"
+                        + " risk; -1 when max_slot_wal_keep_size does not limit it",
+                Map.of(),
+                s -> s.slotRetention().safeWalBytes());
         ratio("reader-busy-ratio", "Share of time the reader thread spent reading and dispatching", Map.of(), reader);
         snapshot("snapshot-tables", "Tables of the session's snapshot", Standing::tables);
         snapshot("snapshot-tables-done", "Tables of the session's snapshot sent in full", Standing::tablesDone);

@@ -68,6 +68,17 @@ class PgSourceConnectorTest {
     }
 
     @Test
+    void aHeartbeatActionQueryNeedsHeartbeats() {
+        Map<String, String> props = withoutHost();
+        props.put(HousekeepingSettings.HEARTBEAT_ACTION_QUERY, "INSERT INTO public.beat VALUES (now())");
+        assertEquals(
+                List.of("heartbeat.action.query runs at every heartbeat: set heartbeat.interval.ms above 0 too"),
+                errors(props, HousekeepingSettings.HEARTBEAT_ACTION_QUERY));
+        props.put(PgSourceConfig.HEARTBEAT_INTERVAL_MS, "10000");
+        assertEquals(List.of(), errors(props, HousekeepingSettings.HEARTBEAT_ACTION_QUERY));
+    }
+
+    @Test
     void backoffMustNotStartAboveItsMaximum() {
         Map<String, String> props = withoutHost();
         props.put(PgSourceConfig.RECONNECT_BACKOFF_INITIAL_MS, "60000");

@@ -67,6 +67,8 @@ class PgSourceMetricsTest {
                             "received-lsn",
                             "records-rate",
                             "server-wal-lsn",
+                            "slot-retained-wal-bytes",
+                            "slot-safe-wal-bytes",
                             "snapshot-chunks-sent",
                             "snapshot-rows-estimated",
                             "snapshot-rows-sent",

@@ -120,7 +120,7 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** The {@code plugin.path} the build laid out from the packaged plugins (failsafe passes it). */
-    private static Path pluginPath() {
+    static Path pluginPath() {
         String dir = System.getProperty("pglane.plugin.path");
         if (dir == null || !Files.isDirectory(Path.of(dir, "pglane-source"))) {
             throw new IllegalStateException("pglane.plugin.path is not a plugin.path with pglane-source/: " + dir

@@ -24,8 +24,13 @@ public final class OriginSessions {
     private final int workers;
 
     OriginSessions(String sinkName, String sourceServer, int workers) {
-        this.prefix = "pglane:" + sinkName + ":" + sourceServer + ":";
+        this.prefix = prefix(sinkName, sourceServer);
         this.workers = workers;
+    }
+
+    /** What the name of every origin of sink {@code sinkName} applying {@code sourceServer}'s changes starts with. */
+    public static String prefix(String sinkName, String sourceServer) {
+        return "pglane:" + sinkName + ":" + sourceServer + ":";
     }
 
     /** What every origin of this sink's name starts with, also those of workers a smaller apply.workers dropped. */

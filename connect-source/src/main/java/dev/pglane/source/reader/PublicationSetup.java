@@ -3,6 +3,7 @@ package dev.pglane.source.reader;
 import dev.pglane.source.DatabaseTables;
 import dev.pglane.source.PgSourceConfig;
 import dev.pglane.source.TableFilter;
+import dev.pglane.source.cleanup.SourceCleanup;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * Creates the publication when it is absent and {@code publication.create} allows it: FOR ALL TABLES
  * without table lists, else FOR TABLE with the tables the lists select now, and with {@code
  * publish_via_partition_root} as {@code publication.via.partition.root} says. An existing publication is never
- * altered, since other consumers may rely on it (validation reports a mismatch).
+ * altered, since other consumers may rely on it (validation reports a mismatch). One it creates carries a comment by
+ * which {@link SourceCleanup} knows it may drop it.
  */
 public final class PublicationSetup {
     private static final Logger log = LoggerFactory.getLogger(PublicationSetup.class);
@@ -66,8 +68,11 @@ public final class PublicationSetup {
         PGConnection pg = connection.unwrap(PGConnection.class);
         String target = (filter.capturesAll() ? "FOR ALL TABLES" : "FOR TABLE " + tableList(connection, pg, filter))
                 + " WITH (publish_via_partition_root = " + viaRoot + ")";
+        String name = pg.escapeIdentifier(publication);
         try (Statement st = connection.createStatement()) {
-            st.execute("CREATE PUBLICATION " + pg.escapeIdentifier(publication) + " " + target);
+            // one round trip, one implicit transaction: the mark that lets SourceCleanup drop it comes with it
+            st.execute("CREATE PUBLICATION " + name + " " + target + "; COMMENT ON PUBLICATION " + name + " IS '"
+                    + pg.escapeLiteral(SourceCleanup.PUBLICATION_MARK) + "'");
             log.info("Created publication {} {}", publication, target);
         } catch (SQLException e) {
             if (!DUPLICATE_OBJECT.equals(e.getSQLState())) {

@@ -15,6 +15,7 @@ import dev.pglane.source.decode.RecordFactory;
 import dev.pglane.source.decode.RecordKeys;
 import dev.pglane.source.emit.FailureSlot;
 import dev.pglane.source.emit.OrderedEmitter;
+import dev.pglane.source.housekeeping.SlotRetentionWatch;
 import dev.pglane.source.offset.AckTracker;
 import dev.pglane.source.pgoutput.ProtocolVersion;
 import dev.pglane.source.schema.RelationCache;
@@ -100,9 +101,8 @@ public final class ReplicationSession implements AutoCloseable {
     private final SnapshotRunner snapshot;
     /** The reader's side of the snapshots, which signals may start. */
     private final SnapshotStream snapshots;
-    /** Notices tables that join the publication; {@code null} with {@code snapshot.new.tables} off. */
-    /** The session's own background watches (new tables, restart points), closed with it. */
-    private final List<AutoCloseable> watches;
+    /** The session's own background watches, closed with it. */
+    private final SessionWatches watches;
 
     private ReplicationSession(
             Connection sql,
@@ -114,10 +114,10 @@ public final class ReplicationSession implements AutoCloseable {
             Lsn resumeLsn,
             SnapshotRunner snapshot,
             SnapshotStream snapshots,
-            List<AutoCloseable> watches) {
+            SessionWatches watches) {
         this.snapshot = snapshot;
         this.snapshots = snapshots;
-        this.watches = List.copyOf(watches);
+        this.watches = watches;
         this.sql = sql;
         this.replication = replication;
         this.lanes = lanes;
@@ -361,7 +361,7 @@ public final class ReplicationSession implements AutoCloseable {
         readerThread.setDaemon(true);
         lanes.start();
         readerThread.start();
-        List<AutoCloseable> watches =
+        SessionWatches watches =
                 SessionWatches.start(config, start.connectorName(), sessionSnapshot.capture(), sql, failures);
         return new ReplicationSession(
                 sql, replication, lanes, reader, readerThread, emitter, resume, snapshot, snapshots, watches);
@@ -400,6 +400,11 @@ public final class ReplicationSession implements AutoCloseable {
         return lanes;
     }
 
+    /** How much WAL the slot holds back, as the session last looked. */
+    public SlotRetentionWatch slotRetention() {
+        return watches.slotRetention();
+    }
+
     /**
      * Stops the reader and the lanes and drops both connections, in well under Connect's
      * {@code task.shutdown.graceful.timeout.ms} (5 s): until this session lets go of the slot, the next
@@ -415,13 +420,7 @@ public final class ReplicationSession implements AutoCloseable {
     @Override
     public void close() {
         long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
-        for (AutoCloseable watch : watches) {
-            try {
-                watch.close();
-            } catch (Exception e) {
-                log.debug("Closing {} failed", watch, e);
-            }
-        }
+        watches.close();
         snapshots.close();
         reader.stop();
         // Wakes the reader from its park or its wait on a full lane at once, rather than after the slice.

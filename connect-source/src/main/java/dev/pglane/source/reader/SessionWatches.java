@@ -5,24 +5,36 @@ import dev.pglane.source.capture.CapturedTables;
 import dev.pglane.source.capture.NewTableWatch;
 import dev.pglane.source.capture.TableCapture;
 import dev.pglane.source.emit.FailureSlot;
+import dev.pglane.source.housekeeping.HeartbeatAction;
+import dev.pglane.source.housekeeping.SlotRetentionWatch;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The helpers a replication session runs beside its reader, each on its own schedule: the watch for tables that join
- * the publication, and the restart points that keep the slot's restart LSN moving. The session closes them with
- * itself.
+ * The helpers a replication session runs beside its reader, each on its own schedule and connection: the watch for
+ * tables that join the publication, the restart points that keep the slot's restart LSN moving, the heartbeat action
+ * query and the watch of the WAL the slot retains. The session closes them with itself.
  */
-final class SessionWatches {
-    private SessionWatches() {}
+final class SessionWatches implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SessionWatches.class);
+
+    private final List<AutoCloseable> all;
+    private final SlotRetentionWatch slotRetention;
+
+    private SessionWatches(List<AutoCloseable> all, SlotRetentionWatch slotRetention) {
+        this.all = List.copyOf(all);
+        this.slotRetention = slotRetention;
+    }
 
     /**
      * Starts the watches the config asks for.
      *
      * @param capture the session's table capture, {@code null} when new tables are not tracked
      */
-    static List<AutoCloseable> start(
+    static SessionWatches start(
             PgSourceConfig config, String connectorName, TableCapture capture, Connection sql, FailureSlot failures) {
         List<AutoCloseable> watches = new ArrayList<>();
         if (capture != null) {
@@ -41,6 +53,35 @@ final class SessionWatches {
         if (restartPoints != null) {
             watches.add(restartPoints);
         }
-        return watches;
+        config.heartbeatActionQuery()
+                .ifPresent(query -> watches.add(HeartbeatAction.start(
+                        connectorName,
+                        query,
+                        config.heartbeatInterval().orElseThrow(),
+                        config.database()::connect,
+                        failures)));
+        SlotRetentionWatch retention = SlotRetentionWatch.start(
+                connectorName,
+                config.slotName(),
+                config.slotRetainedWalWarnBytes(),
+                config.database()::connect,
+                failures);
+        watches.add(retention);
+        return new SessionWatches(watches, retention);
+    }
+
+    SlotRetentionWatch slotRetention() {
+        return slotRetention;
+    }
+
+    @Override
+    public void close() {
+        for (AutoCloseable watch : all) {
+            try {
+                watch.close();
+            } catch (Exception e) {
+                log.debug("Closing {} failed", watch, e);
+            }
+        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.pglane.source.validate;
 
+import static dev.pglane.source.HousekeepingSettings.HEARTBEAT_ACTION_QUERY;
+import static dev.pglane.source.PgSourceConfig.HEARTBEAT_INTERVAL_MS;
 import static dev.pglane.source.PgSourceConfig.RECONNECT_BACKOFF_INITIAL_MS;
 import static dev.pglane.source.PgSourceConfig.RECONNECT_BACKOFF_MAX_MS;
 import static dev.pglane.source.PgSourceConfig.TABLE_EXCLUDE_LIST;
@@ -19,6 +21,14 @@ final class SourceConfigRules {
     private SourceConfigRules() {}
 
     static void check(ValidationReport report) {
+        tableLists(report);
+        backoff(report);
+        signalTopic(report);
+        heartbeatAction(report);
+        singleTopic(report);
+    }
+
+    private static void tableLists(ValidationReport report) {
         if (report.isValid(TABLE_INCLUDE_LIST, TABLE_EXCLUDE_LIST)
                 && !((List<?>) report.value(TABLE_INCLUDE_LIST)).isEmpty()
                 && !((List<?>) report.value(TABLE_EXCLUDE_LIST)).isEmpty()) {
@@ -26,6 +36,9 @@ final class SourceConfigRules {
             report.add(new ConfigProblem(TABLE_INCLUDE_LIST, message));
             report.add(new ConfigProblem(TABLE_EXCLUDE_LIST, message));
         }
+    }
+
+    private static void backoff(ValidationReport report) {
         if (report.isValid(RECONNECT_BACKOFF_INITIAL_MS, RECONNECT_BACKOFF_MAX_MS)
                 && (Integer) report.value(RECONNECT_BACKOFF_INITIAL_MS)
                         > (Integer) report.value(RECONNECT_BACKOFF_MAX_MS)) {
@@ -35,6 +48,9 @@ final class SourceConfigRules {
                             + ") must not be larger than " + RECONNECT_BACKOFF_MAX_MS + " ("
                             + report.value(RECONNECT_BACKOFF_MAX_MS) + ")"));
         }
+    }
+
+    private static void signalTopic(ValidationReport report) {
         if (report.isValid(SIGNAL_KAFKA_TOPIC, SIGNAL_KAFKA_BOOTSTRAP_SERVERS)
                 && !((String) report.value(SIGNAL_KAFKA_TOPIC)).isBlank()
                 && ((String) report.value(SIGNAL_KAFKA_BOOTSTRAP_SERVERS)).isBlank()) {
@@ -43,6 +59,20 @@ final class SourceConfigRules {
                     SIGNAL_KAFKA_BOOTSTRAP_SERVERS + " is required with " + SIGNAL_KAFKA_TOPIC + ": the task reads"
                             + " the signals with a consumer of its own"));
         }
+    }
+
+    private static void heartbeatAction(ValidationReport report) {
+        if (report.isValid(HEARTBEAT_ACTION_QUERY, HEARTBEAT_INTERVAL_MS)
+                && !((String) report.value(HEARTBEAT_ACTION_QUERY)).isBlank()
+                && (Integer) report.value(HEARTBEAT_INTERVAL_MS) == 0) {
+            report.add(new ConfigProblem(
+                    HEARTBEAT_ACTION_QUERY,
+                    HEARTBEAT_ACTION_QUERY + " runs at every heartbeat: set " + HEARTBEAT_INTERVAL_MS
+                            + " above 0 too"));
+        }
+    }
+
+    private static void singleTopic(ValidationReport report) {
         if (report.isValid(TOPIC_PREFIX, TOPIC_SINGLE_NAME)) {
             TopicNames topics = TopicNames.perTable((String) report.value(TOPIC_PREFIX));
             Object single = report.value(TOPIC_SINGLE_NAME);

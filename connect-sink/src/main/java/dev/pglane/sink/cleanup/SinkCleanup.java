@@ -1,0 +1,138 @@
+package dev.pglane.sink.cleanup;
+
+import dev.pglane.connect.config.ConnectorConfigFile;
+import dev.pglane.sink.PgSinkConfig;
+import dev.pglane.sink.progress.OriginSessions;
+import dev.pglane.sink.target.Identifiers;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * Removes what a deleted pglane sink leaves in its target: its replication origins, each of which keeps one of the
+ * server's replication state slots ({@code max_replication_slots}) taken for ever, and its row in the progress table,
+ * with which a new sink of the same name would skip what the old one had applied. An origin still in use (the task
+ * has not stopped) is left, and said so. Run it with the connector's REST JSON:
+ *
+ * <pre>{@code
+ * java -cp "$KAFKA_HOME/libs/*:<plugin.path>/pglane-sink/*" dev.pglane.sink.cleanup.SinkCleanup sink.json
+ * }</pre>
+ *
+ * <p>Exit status 0 when nothing of the sink is left, 1 when something stays, 2 for a config it cannot read.
+ */
+public final class SinkCleanup {
+    private final PgSinkConfig config;
+    private final String sinkName;
+    private final PrintStream out;
+
+    SinkCleanup(PgSinkConfig config, String sinkName, PrintStream out) {
+        this.config = config;
+        this.sinkName = sinkName;
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out));
+    }
+
+    /** What {@link #main} does, returning the exit status. */
+    public static int run(String[] args, PrintStream out) {
+        if (args.length != 1) {
+            out.println("usage: SinkCleanup <connector config JSON, as for the Connect REST API>");
+            return 2;
+        }
+        PgSinkConfig config;
+        String name;
+        try {
+            Map<String, String> props = ConnectorConfigFile.read(Path.of(args[0]));
+            name = props.get("name");
+            if (name == null) {
+                throw new IOException("it names no connector (\"name\")");
+            }
+            config = new PgSinkConfig(props);
+        } catch (IOException | ConfigException e) {
+            out.println("Cannot read the connector config " + args[0] + ": " + e.getMessage());
+            return 2;
+        }
+        try {
+            return new SinkCleanup(config, name, out).clean() ? 0 : 1;
+        } catch (SQLException e) {
+            out.println("Cleanup on " + config.database().address() + " failed: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** True when no origin and no progress row of the sink is left. */
+    boolean clean() throws SQLException {
+        try (Connection connection = config.database().connect("pglane-sink-cleanup")) {
+            if (!dropOrigins(connection)) {
+                out.println("Kept the progress row of " + sinkName + " while the sink still applies");
+                return false;
+            }
+            deleteProgress(connection);
+            return true;
+        }
+    }
+
+    private boolean dropOrigins(Connection connection) throws SQLException {
+        String prefix = OriginSessions.prefix(sinkName, config.sourceTopicPrefix());
+        List<String> origins = new ArrayList<>();
+        try (PreparedStatement st = connection.prepareStatement("SELECT roname FROM pg_catalog.pg_replication_origin"
+                + " WHERE pg_catalog.starts_with(roname, ?) ORDER BY roname")) {
+            st.setString(1, prefix);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    origins.add(rs.getString(1));
+                }
+            }
+        }
+        boolean all = true;
+        for (String origin : origins) {
+            try (PreparedStatement st =
+                    connection.prepareStatement("SELECT pg_catalog.pg_replication_origin_drop(?)")) {
+                st.setString(1, origin);
+                st.execute();
+                out.println("Dropped replication origin " + origin);
+            } catch (SQLException e) {
+                if (!OriginSessions.heldByAnotherSession(e)) {
+                    throw e;
+                }
+                out.println("Replication origin " + origin + " is in use: stop or delete the sink first ("
+                        + e.getMessage() + ")");
+                all = false;
+            }
+        }
+        if (origins.isEmpty()) {
+            out.println("Replication origins " + prefix + "*: none");
+        }
+        return all;
+    }
+
+    private void deleteProgress(Connection connection) throws SQLException {
+        try (PreparedStatement exists = connection.prepareStatement("SELECT pg_catalog.to_regclass(?) IS NOT NULL")) {
+            exists.setString(1, Identifiers.qualified(config.progressTable()));
+            try (ResultSet rs = exists.executeQuery()) {
+                if (!rs.next() || !rs.getBoolean(1)) {
+                    out.println("Progress table " + config.progressTable() + ": none");
+                    return;
+                }
+            }
+        }
+        try (PreparedStatement st = connection.prepareStatement("DELETE FROM "
+                + Identifiers.qualified(config.progressTable()) + " WHERE sink_name = ? AND source_server = ?")) {
+            st.setString(1, sinkName);
+            st.setString(2, config.sourceTopicPrefix());
+            int rows = st.executeUpdate();
+            out.println("Deleted " + rows + " progress row" + (rows == 1 ? "" : "s") + " of " + sinkName + " from "
+                    + config.progressTable());
+        }
+    }
+}
