@@ -1,6 +1,7 @@
 package dev.pglane.sink;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.sink.admit.TableBoundary;
 import dev.pglane.sink.apply.ApplySession;
 import dev.pglane.sink.apply.ApplySettings;
 import dev.pglane.sink.apply.BlockingMonitor;
@@ -81,6 +82,10 @@ final class ApplyPipeline implements AutoCloseable {
             TableEvolution evolution = new TableEvolution(
                     config.autoCreate(), config.autoEvolve(), new TargetTypes(endpoint, appName + "-catalog"));
             boolean snapshotTruncate = config.snapshotTargetPrepare() == SnapshotTargetPrepare.TRUNCATE;
+            TableBoundary boundary = new TableBoundary(
+                    config.tableIncludeList(),
+                    mapping,
+                    config.progressStore() == ProgressStore.TABLE ? config.progressTable() : null);
             ApplySettings settings = new ApplySettings(
                     config.conflictPolicy(),
                     config.synchronousCommit(),
@@ -90,11 +95,12 @@ final class ApplyPipeline implements AutoCloseable {
                     config.truncateCascade(),
                     config.applyLockTimeout(),
                     config.applyStatementTimeout(),
-                    snapshotTruncate);
+                    snapshotTruncate,
+                    config.sequencesMargin());
             List<TransactionApplier> workers = new ArrayList<>();
             for (int i = 0; i < config.applyWorkers(); i++) {
-                ApplySession session =
-                        ApplySession.open(endpoint, i, settings, mapping, catalog, evolution, progress, metrics);
+                ApplySession session = ApplySession.open(
+                        endpoint, i, settings, mapping, catalog, evolution, progress, metrics, boundary);
                 opened.add(session);
                 workers.add(session);
             }
@@ -129,9 +135,7 @@ final class ApplyPipeline implements AutoCloseable {
             return new ReplicationOrigins(sinkName, server, config.applyWorkers());
         }
         ProgressTable table = new ProgressTable(config.progressTable(), sinkName, server, identity);
-        return config.appliesUnderOrigin()
-                ? new OriginTaggedProgress(table, sinkName, server, config.applyWorkers())
-                : table;
+        return config.appliesUnderOrigin() ? new OriginTaggedProgress(table) : table;
     }
 
     /** The position the target had applied when the pipeline opened. */

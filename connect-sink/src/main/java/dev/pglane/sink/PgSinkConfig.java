@@ -7,6 +7,7 @@ import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
 import static org.apache.kafka.common.config.ConfigDef.Type.BOOLEAN;
 import static org.apache.kafka.common.config.ConfigDef.Type.INT;
 import static org.apache.kafka.common.config.ConfigDef.Type.LIST;
+import static org.apache.kafka.common.config.ConfigDef.Type.LONG;
 import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
 
 import dev.pglane.connect.config.ConfigGroup;
@@ -173,14 +174,20 @@ public final class PgSinkConfig extends AbstractConfig {
     static final String PROGRESS_STORE_DEFAULT = EnumChoice.valueOf(ProgressStore.TABLE);
     static final EnumChoice<ProgressStore> PROGRESS_STORES = EnumChoice.of(ProgressStore.class);
 
+    public static final String SEQUENCES_MARGIN = "sequences.margin";
+    static final String SEQUENCES_MARGIN_DOC = "Added to every sequence value the source sends (sequences.interval.ms)"
+            + " before the sink sets the target's sequence to it, forward only: values the source hands out between"
+            + " its last look and a cut-over then cannot collide on the target.";
+
     public static final String APPLY_ORIGIN = "apply.origin";
-    static final String APPLY_ORIGIN_DOC =
-            "Apply under replication origins (pglane:<sink>:<source.topic.prefix>:<worker>),"
-                    + " as PostgreSQL's subscriber does, whatever progress.store says: the target then tells the sink's"
-                    + " changes from local ones, and a pglane source with origin.filter=none (or a subscription with origin ="
-                    + " none) on it leaves them out, which two-way replication needs so that no change loops back. The role"
-                    + " needs EXECUTE on the pg_replication_origin_* functions (a superuser has it); false: the sink's commits"
-                    + " look local, unless progress.store=replication_origin.";
+    static final String APPLY_ORIGIN_DOC = "Apply under replication origins, as PostgreSQL's subscriber does, whatever"
+            + " progress.store says: the target then tells the sink's changes from local ones, and a pglane source with"
+            + " origin.filter=none (or a subscription with origin = none) on it leaves them out, which two-way"
+            + " replication needs so that no change loops back. With the progress table, each session binds a free"
+            + " origin of a pool the target's pglane sinks share (pglane:apply:<n>); every origin bound at once takes"
+            + " one of the server's max_replication_slots. The role needs EXECUTE on pg_replication_origin_create and"
+            + " pg_replication_origin_session_setup (a superuser has it); false: the sink's commits look local, unless"
+            + " progress.store=replication_origin.";
     static final boolean APPLY_ORIGIN_DEFAULT = true;
 
     public static final String PROGRESS_TABLE = "progress.table";
@@ -356,6 +363,10 @@ public final class PgSinkConfig extends AbstractConfig {
         return progressStore(this::get);
     }
 
+    public long sequencesMargin() {
+        return getLong(SEQUENCES_MARGIN);
+    }
+
     /** Whether the apply sessions write under replication origins, for {@code apply.origin} or as the progress store. */
     public boolean appliesUnderOrigin() {
         return progressStore() == ProgressStore.REPLICATION_ORIGIN || getBoolean(APPLY_ORIGIN);
@@ -412,6 +423,8 @@ public final class PgSinkConfig extends AbstractConfig {
                         Range.atLeast(1),
                         MEDIUM,
                         APPLY_GROUP_MAX_TRANSACTIONS_DOC);
+        group.key(SEQUENCES_MARGIN, "Sequence margin", Width.SHORT)
+                .define(LONG, 0L, Range.atLeast(0L), LOW, SEQUENCES_MARGIN_DOC);
         group.key(APPLY_OVERLAP, "Overlapping transactions", Width.SHORT)
                 .define(BOOLEAN, false, null, MEDIUM, APPLY_OVERLAP_DOC);
         group.key(CONFLICT_POLICY, "Conflict policy", Width.SHORT)

@@ -21,6 +21,7 @@ import dev.pglane.connect.config.WireCheck;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.source.reader.MessageFilter;
 import dev.pglane.source.reader.OriginFilter;
+import dev.pglane.source.sequences.SequenceMessages;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.types.NumericMapping;
 import java.time.Duration;
@@ -135,6 +136,14 @@ public final class PgSourceConfig extends AbstractConfig {
     static final String ORIGIN_FILTER_DEFAULT = EnumChoice.valueOf(OriginFilter.ANY);
     static final EnumChoice<OriginFilter> ORIGIN_FILTERS = EnumChoice.of(OriginFilter.class);
 
+    public static final String SEQUENCES_INTERVAL_MS = "sequences.interval.ms";
+    static final String SEQUENCES_INTERVAL_MS_DOC = "How often the source reads the values of the sequences that the"
+            + " captured tables' columns own (serial and identity columns) and, when they moved, sends them through"
+            + " the stream as a transactional message on <prefix>.messages (prefix pglane.sequences.<publication>,"
+            + " whatever logical.messages says), which pglane's sink applies forward only, so that the target's"
+            + " sequences are not behind after a cut-over. Needs SELECT or USAGE on the sequences (a WARN names those"
+            + " it cannot read). 0: none.";
+
     public static final String STATUS_INTERVAL_MS = "status.interval.ms";
     static final String STATUS_INTERVAL_MS_DOC = "How often the reader reports its position to the server. Keep it"
             + " well below the server's wal_sender_timeout (60 s by default) or the server drops the connection.";
@@ -248,9 +257,16 @@ public final class PgSourceConfig extends AbstractConfig {
 
     /** Which logical decoding messages become records. */
     public MessageFilter messageFilter() {
+        String sequences = sequencesInterval().isPresent() ? SequenceMessages.prefixFor(publicationName()) : null;
         return logicalMessages() == LogicalMessages.EMIT
-                ? new MessageFilter(true, Set.copyOf(getList(LOGICAL_MESSAGES_PREFIXES)))
-                : MessageFilter.NONE;
+                ? new MessageFilter(true, Set.copyOf(getList(LOGICAL_MESSAGES_PREFIXES)), sequences)
+                : new MessageFilter(false, Set.of(), sequences);
+    }
+
+    /** Empty when sequence values are not sent. */
+    public Optional<Duration> sequencesInterval() {
+        int millis = getInt(SEQUENCES_INTERVAL_MS);
+        return millis == 0 ? Optional.empty() : Optional.of(Duration.ofMillis(millis));
     }
 
     public OriginFilter originFilter() {
@@ -436,6 +452,8 @@ public final class PgSourceConfig extends AbstractConfig {
                 .define(LIST, "", null, LOW, LOGICAL_MESSAGES_PREFIXES_DOC);
         group.key(ORIGIN_FILTER, "Origin filter", Width.SHORT)
                 .define(STRING, ORIGIN_FILTER_DEFAULT, ORIGIN_FILTERS, MEDIUM, ORIGIN_FILTER_DOC);
+        group.key(SEQUENCES_INTERVAL_MS, "Sequence values interval (ms)", Width.SHORT)
+                .define(INT, 0, Range.atLeast(0), MEDIUM, SEQUENCES_INTERVAL_MS_DOC);
         group.key(STATUS_INTERVAL_MS, "Status interval (ms)", Width.SHORT)
                 .define(INT, STATUS_INTERVAL_MS_DEFAULT, Range.atLeast(1), LOW, STATUS_INTERVAL_MS_DOC);
         group.key(HEARTBEAT_INTERVAL_MS, "Heartbeat interval (ms)", Width.SHORT)

@@ -39,9 +39,7 @@ public final class RecordAdmission {
     private static final int MAX_CHECKED_SCHEMAS = 4096;
 
     private final TopicNames sourceTopics;
-    private final TableIncludeList included;
-    private final TableMapping mapping;
-    private final TableName progressTable;
+    private final TableBoundary boundary;
     private final boolean checkTypes;
     private final Map<String, Verdict> lastOnTopic = new HashMap<>();
     private final Map<Schema, String> checkedSchemas = new IdentityHashMap<>();
@@ -63,9 +61,7 @@ public final class RecordAdmission {
             TableName progressTable,
             boolean checkTypes) {
         this.sourceTopics = sourceTopics;
-        this.included = included;
-        this.mapping = mapping;
-        this.progressTable = progressTable;
+        this.boundary = new TableBoundary(included, mapping, progressTable);
         this.checkTypes = checkTypes;
     }
 
@@ -107,20 +103,7 @@ public final class RecordAdmission {
             return "it came on topic " + topic + " but names source table " + name + ", whose changes the source"
                     + " writes to " + expected;
         }
-        if (!included.includes(schema, table)) {
-            return "source table " + name + " is not in the sink's table.include.list";
-        }
-        if (isSystemSchema(schema)) {
-            return "source table " + name + " is in a system schema, which the source never captures";
-        }
-        TableName target = mapping.targetOf(schema, table);
-        if (isSystemSchema(target.schema())) {
-            return "source table " + name + " maps to " + target + ", in a system schema";
-        }
-        if (target.equals(progressTable)) {
-            return "source table " + name + " maps to " + target + ", the sink's own progress table";
-        }
-        return null;
+        return boundary.refusal(schema, table);
     }
 
     /** The first column whose type text cannot be a type name; null if there is none. */
@@ -153,6 +136,6 @@ public final class RecordAdmission {
 
     /** Schemas PostgreSQL reserves: {@code pg_catalog}, {@code pg_toast}, temporary ones, any {@code pg_*}. */
     public static boolean isSystemSchema(String schema) {
-        return schema.startsWith("pg_") || schema.equals("information_schema");
+        return TableBoundary.isSystemSchema(schema);
     }
 }

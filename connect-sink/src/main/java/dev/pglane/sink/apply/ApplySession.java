@@ -4,6 +4,7 @@ import static dev.pglane.sink.target.Identifiers.qualified;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.sink.TableName;
+import dev.pglane.sink.admit.TableBoundary;
 import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.progress.AppliedPosition;
@@ -59,6 +60,7 @@ public final class ApplySession implements TransactionApplier {
     private final TableBatches batches = new TableBatches();
     private final ChunkCopy chunkCopy;
     private final ChunkPreparation chunks;
+    private final SequenceAdvance sequences;
     /** Transactions still to apply statement by statement after a redo. */
     private int separateLeft;
     /** Transactions the pipeline could not apply, which went statement by statement instead. */
@@ -79,7 +81,8 @@ public final class ApplySession implements TransactionApplier {
             RowPlans plans,
             TableEvolution evolution,
             ProgressLog progress,
-            ConflictListener conflicts) {
+            ConflictListener conflicts,
+            TableBoundary boundary) {
         this.connection = connection;
         this.backendPid = backendPid;
         this.progress = progress;
@@ -93,6 +96,7 @@ public final class ApplySession implements TransactionApplier {
         this.writer = new RowWriter(statements, this.conflicts);
         this.chunkCopy = new ChunkCopy(connection, plans);
         this.chunks = new ChunkPreparation(connection, plans, settings.snapshotTruncate());
+        this.sequences = new SequenceAdvance(connection, boundary, settings.sequencesMargin());
     }
 
     /**
@@ -109,7 +113,8 @@ public final class ApplySession implements TransactionApplier {
             TargetCatalog catalog,
             TableEvolution evolution,
             ProgressLog progress,
-            ConflictListener conflicts)
+            ConflictListener conflicts,
+            TableBoundary boundary)
             throws SQLException {
         Connection connection = endpoint.connect(settings.applicationName() + "-worker-" + worker);
         try {
@@ -137,7 +142,7 @@ public final class ApplySession implements TransactionApplier {
                     catalog,
                     evolution,
                     new RowPlan.Settings(settings.conflictPolicy(), settings.batchMaxRows()));
-            return new ApplySession(connection, pid, settings, plans, evolution, progress, conflicts);
+            return new ApplySession(connection, pid, settings, plans, evolution, progress, conflicts, boundary);
         } catch (SQLException | RuntimeException e) {
             connection.close();
             throw e;
@@ -148,6 +153,7 @@ public final class ApplySession implements TransactionApplier {
     public void apply(SourceTransaction tx, boolean ahead) throws SQLException {
         long started = System.nanoTime();
         conflicts.ahead(ahead);
+        sequences.apply(tx);
         boolean emptied = chunks.emptyTable(tx);
         if (chunkCopy.load(tx)) {
             logApplied(tx, started, "by COPY");

@@ -18,6 +18,7 @@ import java.time.Duration;
  * @param statementTimeout the sessions' {@code statement_timeout}, zero for none
  * @param snapshotTruncate whether the chunk that opens a snapshot's read of a whole table empties its target table
  *     first ({@code snapshot.target.prepare=truncate})
+ * @param sequencesMargin added to the sequence values the source sends ({@code sequences.margin})
  */
 public record ApplySettings(
         ConflictPolicy conflictPolicy,
@@ -28,7 +29,8 @@ public record ApplySettings(
         boolean truncateCascade,
         Duration lockTimeout,
         Duration statementTimeout,
-        boolean snapshotTruncate) {
+        boolean snapshotTruncate,
+        long sequencesMargin) {
 
     public ApplySettings {
         if (batchMaxRows < 1) {

@@ -17,10 +17,11 @@ import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * Removes what a deleted pglane sink leaves in its target: its replication origins, each of which keeps one of the
- * server's replication state slots ({@code max_replication_slots}) taken for ever, and its row in the progress table,
- * with which a new sink of the same name would skip what the old one had applied. An origin still in use (the task
- * has not stopped) is left, and said so. Run it with the connector's REST JSON:
+ * Removes what a deleted pglane sink leaves in its target: its row in the progress table, with which a new sink of the
+ * same name would skip what the old one had applied, and with {@code progress.store=replication_origin} its
+ * replication origins, each of which keeps one of the server's replication state slots taken for ever. While any
+ * session of the sink is connected (the task has not stopped) it drops nothing, and says so. The origins of the
+ * target's shared pool ({@code apply.origin}) stay: other sinks use them. Run it with the connector's REST JSON:
  *
  * <pre>{@code
  * java -cp "$KAFKA_HOME/libs/*:<plugin.path>/pglane-sink/*" dev.pglane.sink.cleanup.SinkCleanup sink.json
@@ -29,6 +30,8 @@ import org.apache.kafka.common.config.ConfigException;
  * <p>Exit status 0 when nothing of the sink is left, 1 when something stays, 2 for a config it cannot read.
  */
 public final class SinkCleanup {
+    private static final int APPLICATION_NAME_MAX = 63;
+
     private final PgSinkConfig config;
     private final String sinkName;
     private final PrintStream out;
@@ -73,6 +76,12 @@ public final class SinkCleanup {
     /** True when no origin and no progress row of the sink is left. */
     boolean clean() throws SQLException {
         try (Connection connection = config.database().connect("pglane-sink-cleanup")) {
+            List<Integer> sessions = sessions(connection);
+            if (!sessions.isEmpty()) {
+                out.println("Sink " + sinkName + " is still connected (processes " + sessions + "): stop or delete it"
+                        + " first (its task may take a few seconds to let go); nothing was dropped");
+                return false;
+            }
             if (!dropOrigins(connection)) {
                 out.println("Kept the progress row of " + sinkName + " while the sink still applies");
                 return false;
@@ -80,6 +89,25 @@ public final class SinkCleanup {
             deleteProgress(connection);
             return true;
         }
+    }
+
+    /** The sink's own sessions, by the application_name every one of them sets ({@code pglane-<sink>-...}). */
+    private List<Integer> sessions(Connection connection) throws SQLException {
+        String prefix = "pglane-" + sinkName + "-";
+        // the server keeps 63 bytes of application_name
+        String kept = prefix.length() > APPLICATION_NAME_MAX ? prefix.substring(0, APPLICATION_NAME_MAX) : prefix;
+        List<Integer> pids = new ArrayList<>();
+        try (PreparedStatement st = connection.prepareStatement("SELECT pid FROM pg_catalog.pg_stat_activity"
+                + " WHERE pg_catalog.starts_with(application_name, ?) AND pid <> pg_catalog.pg_backend_pid()"
+                + " ORDER BY pid")) {
+            st.setString(1, kept);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    pids.add(rs.getInt(1));
+                }
+            }
+        }
+        return pids;
     }
 
     private boolean dropOrigins(Connection connection) throws SQLException {

@@ -2,26 +2,27 @@ package dev.pglane.sink.progress;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A progress store that keeps the position elsewhere (the progress table) while the apply sessions still write under
  * replication origins ({@code apply.origin}): the origins only mark the sink's commits as replicated, their own
- * progress stays unused. So a session whose origin another instance of the task still holds takes a spare one, and
- * the progress table fences whichever instance is behind, as without origins.
+ * progress stays unused. So each session takes a free origin of the target's {@link OriginPool}; a second instance of
+ * the task (a zombie) takes others, and the progress table fences whichever instance is behind, as without origins.
  */
 public final class OriginTaggedProgress implements ProgressLog {
-    private final ProgressLog store;
-    private final OriginSessions origins;
+    private static final Logger log = LoggerFactory.getLogger(OriginTaggedProgress.class);
 
-    public OriginTaggedProgress(ProgressLog store, String sinkName, String sourceServer, int workers) {
+    private final ProgressLog store;
+
+    public OriginTaggedProgress(ProgressLog store) {
         this.store = store;
-        this.origins = new OriginSessions(sinkName, sourceServer, workers);
     }
 
     @Override
     public void prepare(Connection connection) throws SQLException {
         store.prepare(connection);
-        origins.create(connection);
     }
 
     @Override
@@ -32,7 +33,7 @@ public final class OriginTaggedProgress implements ProgressLog {
     @Override
     public void setUpSession(Connection connection, int worker) throws SQLException {
         store.setUpSession(connection, worker);
-        origins.bindFree(connection, worker);
+        log.debug("Apply worker {} writes under replication origin {}", worker, OriginPool.bindFree(connection));
     }
 
     @Override

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.sink.ConflictPolicy;
 import dev.pglane.sink.SynchronousCommit;
+import dev.pglane.sink.admit.TableBoundary;
+import dev.pglane.sink.admit.TableIncludeList;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.target.TableEvolution;
 import dev.pglane.sink.target.TableMapping;
@@ -91,12 +93,14 @@ class ApplySessionTest {
                         truncateCascade,
                         Duration.ofSeconds(30),
                         Duration.ofMinutes(5),
-                        snapshotTruncate),
+                        snapshotTruncate,
+                        0),
                 new TableMapping("${schema}.${table}"),
                 new TargetCatalog(target.endpoint(), "apply-test-catalog"),
                 new TableEvolution(autoCreate, false, new TargetTypes(target.endpoint(), "apply-session-test")),
                 new TableProgressLog(),
-                listener);
+                listener,
+                new TableBoundary(new TableIncludeList(List.of()), new TableMapping("${schema}.${table}"), null));
     }
 
     static void applyAndCommit(ApplySession session, SourceTransaction tx) throws SQLException {

@@ -1,7 +1,6 @@
 package dev.pglane.source.reader;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
-import dev.pglane.source.LogicalMessages;
 import dev.pglane.source.PgSourceConfig;
 import dev.pglane.source.SnapshotMode;
 import dev.pglane.source.StreamingMode;
@@ -166,7 +165,7 @@ public final class ReplicationSession implements AutoCloseable {
                         config.slotName(),
                         config.publicationName(),
                         server.protocol(),
-                        config.logicalMessages() == LogicalMessages.EMIT
+                        config.messageFilter().requested()
                                 || snapshot != null
                                 || config.signalsEnabled()
                                 || capture != null,

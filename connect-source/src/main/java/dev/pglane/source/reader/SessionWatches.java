@@ -7,6 +7,7 @@ import dev.pglane.source.capture.TableCapture;
 import dev.pglane.source.emit.FailureSlot;
 import dev.pglane.source.housekeeping.HeartbeatAction;
 import dev.pglane.source.housekeeping.SlotRetentionWatch;
+import dev.pglane.source.sequences.SequenceWatch;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The helpers a replication session runs beside its reader, each on its own schedule and connection: the watch for
  * tables that join the publication, the restart points that keep the slot's restart LSN moving, the heartbeat action
- * query and the watch of the WAL the slot retains. The session closes them with itself.
+ * query, the sequence values and the watch of the WAL the slot retains. The session closes them with itself.
  */
 final class SessionWatches implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SessionWatches.class);
@@ -60,6 +61,9 @@ final class SessionWatches implements AutoCloseable {
                         config.heartbeatInterval().orElseThrow(),
                         config.database()::connect,
                         failures)));
+        config.sequencesInterval()
+                .ifPresent(interval -> watches.add(SequenceWatch.start(
+                        connectorName, config.publicationName(), interval, config.database()::connect, failures)));
         SlotRetentionWatch retention = SlotRetentionWatch.start(
                 connectorName,
                 config.slotName(),
