@@ -30,7 +30,7 @@ public record BenchOptions(
     static final String USAGE = String.join(
             "\n",
             "options (all optional):",
-            "  --pg-version N           source PostgreSQL major: 14, 16, 17 or 18 (default 17)",
+            "  --pg-version N           source PostgreSQL major: 14, 15, 16, 17 or 18 (default 17)",
             "  --runs N                 runs per workload, each on a fresh backlog (default 3)",
             "  --workload W             pgbench, bulk or both (default pgbench)",
             "  --scale N                pgbench -i -s (default 10)",

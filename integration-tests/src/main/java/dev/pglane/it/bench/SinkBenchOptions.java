@@ -32,7 +32,7 @@ public record SinkBenchOptions(
     static final String USAGE = String.join(
             "\n",
             "options (all optional):",
-            "  --pg-version N           PostgreSQL major of both servers: 14, 16, 17 or 18 (default 17)",
+            "  --pg-version N           PostgreSQL major of both servers: 14, 15, 16, 17 or 18 (default 17)",
             "  --runs N                 runs per configuration, each onto a fresh target database (default 3)",
             "  --workers LIST           apply.workers values of pglane's sink, comma-separated (default 1,2,4,8);",
             "                           an empty list (--workers '') measures PostgreSQL's subscriber only",

@@ -88,7 +88,7 @@ public record SuiteOptions(
             "                           each of these stages in each format, side by side. Avro is written and read",
             "                           in the connectors' own threads through an Apicurio Registry the bench starts",
             "                           (Java 21+ needed). The snapshot stage runs in JSON",
-            "  --pg-version N           PostgreSQL major of both servers: 14, 16, 17 or 18 (default 17)",
+            "  --pg-version N           PostgreSQL major of both servers: 14, 15, 16, 17 or 18 (default 17)",
             "  --out DIR                where report.json and report.md go (default target/bench)",
             "  --plugin-path DIR        the worker's plugin.path (default integration-tests/target/plugin-path)",
             "  --engine-classpath FILE  the engine JVM's class path (default",

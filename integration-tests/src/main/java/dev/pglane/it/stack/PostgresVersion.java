@@ -7,11 +7,12 @@ import java.util.stream.Collectors;
 /**
  * The PostgreSQL majors pglane supports, each with the zonky binaries release that provides it.
  *
- * <p>The four releases must match the {@code pgNN.binaries.version} properties of integration-tests/pom.xml, which
+ * <p>The five releases must match the {@code pgNN.binaries.version} properties of integration-tests/pom.xml, which
  * copies their jars next to each other so one JVM can run several majors side by side.
  */
 public enum PostgresVersion {
     V14(14, "14.19.0"),
+    V15(15, "15.14.0"),
     V16(16, "16.10.0"),
     V17(17, "17.6.0"),
     V18(18, "18.1.0");
