@@ -44,6 +44,16 @@ public final class DatabaseTables {
         return tables;
     }
 
+    public static boolean publicationExists(Connection connection, String publication) throws SQLException {
+        try (PreparedStatement st =
+                connection.prepareStatement("SELECT 1 FROM pg_catalog.pg_publication WHERE pubname = ?")) {
+            st.setString(1, publication);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
     /**
      * The tables a publication publishes, as {@code schema.table} of their partition root, so that
      * publish_via_partition_root does not change the answer.

@@ -56,7 +56,8 @@ public final class SnapshotSettings {
     static final String SNAPSHOT_NEW_TABLES_DOC = "Snapshot a table that joins the publication while the connector"
             + " runs or is stopped (ALTER PUBLICATION ... ADD TABLE, a table created under FOR ALL TABLES or FOR"
             + " TABLES IN SCHEMA), noticed within 5 s, while changes stream. The offsets then carry the captured"
-            + " tables' OIDs. With table lists the connector does not add tables to its publication.";
+            + " tables' OIDs. With table lists, a table created later that they select is added to a publication"
+            + " pglane created (a WARN names it for one of your own).";
     static final boolean SNAPSHOT_NEW_TABLES_DEFAULT = false;
 
     public static final String SIGNAL_KAFKA_TOPIC = "signal.kafka.topic";

@@ -84,7 +84,9 @@ final class RowPlans {
                 return plan;
             }
         }
-        if (evolution.ensure(connection, table, target, rowSchema, record)) {
+        // a second look: the table read again after the DDL may differ from what this session had cached (changed
+        // by hand meanwhile), and may need DDL of its own
+        for (int pass = 0; pass < 2 && evolution.ensure(connection, table, target, rowSchema, record); pass++) {
             changedTables.add(table);
             catalog.invalidate(table);
             target = target(table);

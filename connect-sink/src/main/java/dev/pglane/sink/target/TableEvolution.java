@@ -13,6 +13,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
@@ -35,6 +37,8 @@ public final class TableEvolution {
     private final boolean autoCreate;
     private final boolean autoEvolve;
     private final TargetTypes types;
+    /** Type differences already warned of; the workers share this instance. */
+    private final Set<String> retypeWarned = ConcurrentHashMap.newKeySet();
 
     public TableEvolution(boolean autoCreate, boolean autoEvolve, TargetTypes types) {
         this.autoCreate = autoCreate;
@@ -70,10 +74,11 @@ public final class TableEvolution {
         List<Field> missing = rowSchema.fields().stream()
                 .filter(f -> current.get().column(f.name()).isEmpty())
                 .toList();
-        if (missing.isEmpty()) {
+        List<String> retyped = retyped(current.get(), rowSchema, record);
+        if (missing.isEmpty() && retyped.isEmpty()) {
             return false;
         }
-        if (!autoEvolve) {
+        if (!missing.isEmpty() && !autoEvolve) {
             throw new ConnectException("Target table " + table + " lacks column(s) "
                     + missing.stream().map(Field::name).collect(Collectors.joining(", ")) + " that "
                     + describe(record) + " carries; add them or set " + PgSinkConfig.AUTO_EVOLVE + "=true");
@@ -82,13 +87,58 @@ public final class TableEvolution {
         for (Field field : missing) {
             definitions.add(columnDefinition(field, false, record));
         }
-        String sql = "ALTER TABLE " + Identifiers.qualified(table)
-                + definitions.stream()
-                        .map(d -> " ADD COLUMN IF NOT EXISTS " + d)
-                        .collect(Collectors.joining(","));
+        List<String> clauses = new ArrayList<>();
+        definitions.forEach(d -> clauses.add(" ADD COLUMN IF NOT EXISTS " + d));
+        clauses.addAll(retyped);
+        String sql = "ALTER TABLE " + Identifiers.qualified(table) + String.join(",", clauses);
         execute(connection, sql);
-        log.info("Added column(s) to {} for {}: {}", table, describe(record), sql);
+        log.info("Evolved {} for {}: {}", table, describe(record), sql);
         return true;
+    }
+
+    /**
+     * The {@code ALTER COLUMN ... TYPE} clauses for the columns whose source type now only widens the target's, with
+     * {@code auto.evolve}; a WARN, once per column and type, for the others whose types differ: without {@code
+     * auto.evolve}, or for a change that could lose or alter values, the operator decides.
+     */
+    private List<String> retyped(TargetTable current, Schema rowSchema, ChangeRecord record) throws SQLException {
+        List<String> clauses = new ArrayList<>();
+        for (Field field : rowSchema.fields()) {
+            Optional<TargetColumn> column = current.column(field.name());
+            String text = ColumnParameters.pgType(field.schema());
+            if (column.isEmpty()
+                    || column.get().generated()
+                    || text == null
+                    || text.equals(column.get().type())) {
+                continue;
+            }
+            Optional<TargetTypes.Resolved> resolved = types.resolve(text, ColumnParameters.typmod(field.schema()));
+            if (resolved.isEmpty()
+                    || resolved.get().formatted().equals(column.get().type())) {
+                continue;
+            }
+            String type = resolved.get().formatted();
+            String clause = " ALTER COLUMN " + Identifiers.quote(field.name()) + " TYPE " + type;
+            if (autoEvolve && TypeWidening.widens(column.get().type(), type)) {
+                clauses.add(clause);
+            } else if (retypeWarned.add(current.name() + "." + field.name() + " " + type)) {
+                log.warn(
+                        "Column {} of {} is {} on the source now ({}), {} on the target: {}",
+                        field.name(),
+                        current.name(),
+                        type,
+                        describe(record),
+                        column.get().type(),
+                        autoEvolve
+                                ? "not only a widening, so auto.evolve leaves it; change it yourself if values may"
+                                        + " not fit (ALTER TABLE " + Identifiers.qualified(current.name()) + clause
+                                        + " USING ...)"
+                                : "values that do not fit will stop the sink; run ALTER TABLE "
+                                        + Identifiers.qualified(current.name()) + clause + ", or set "
+                                        + PgSinkConfig.AUTO_EVOLVE + "=true for widenings");
+            }
+        }
+        return clauses;
     }
 
     /**

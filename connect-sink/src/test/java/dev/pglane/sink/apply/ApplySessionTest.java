@@ -81,6 +81,21 @@ class ApplySessionTest {
             boolean truncateCascade,
             boolean snapshotTruncate)
             throws SQLException {
+        return open(
+                target, policy, batchMaxRows, autoCreate, false, listener, pipeline, truncateCascade, snapshotTruncate);
+    }
+
+    static ApplySession open(
+            TargetServer target,
+            ConflictPolicy policy,
+            int batchMaxRows,
+            boolean autoCreate,
+            boolean autoEvolve,
+            ConflictListener listener,
+            boolean pipeline,
+            boolean truncateCascade,
+            boolean snapshotTruncate)
+            throws SQLException {
         return ApplySession.open(
                 target.endpoint(),
                 3,
@@ -97,7 +112,7 @@ class ApplySessionTest {
                         0),
                 new TableMapping("${schema}.${table}"),
                 new TargetCatalog(target.endpoint(), "apply-test-catalog"),
-                new TableEvolution(autoCreate, false, new TargetTypes(target.endpoint(), "apply-session-test")),
+                new TableEvolution(autoCreate, autoEvolve, new TargetTypes(target.endpoint(), "apply-session-test")),
                 new TableProgressLog(),
                 listener,
                 new TableBoundary(new TableIncludeList(List.of()), new TableMapping("${schema}.${table}"), null));
@@ -121,6 +136,34 @@ class ApplySessionTest {
 
     private static Object[] order(int id, String amount, List<Integer> tags, String placedAt, String note) {
         return new Object[] {id, amount == null ? null : new BigDecimal(amount), tags, placedAt, note};
+    }
+
+    /**
+     * The session has read the table before a column was dropped from it by hand; a record then needs a column
+     * added: after that DDL the table is read again, lacks the dropped column the record still carries, and a second
+     * look adds it too, instead of failing on a column the update's plan cannot find.
+     */
+    @Test
+    void aTableChangedByHandSinceTheSessionReadItGetsAllTheDdlItNeeds() throws SQLException {
+        server.execute("CREATE TABLE public.evolving (id int PRIMARY KEY, a text)");
+        SourceTable before = SourceTable.of("public", "evolving", key("id", PgType.INT4), column("a", PgType.TEXT));
+        SourceTable after = SourceTable.of(
+                "public", "evolving", key("id", PgType.INT4), column("a", PgType.TEXT), column("b", PgType.TEXT));
+        try (ApplySession session =
+                open(server, ConflictPolicy.ERROR, 100, false, true, ConflictListener.NONE, true, false, false)) {
+            applyAndCommit(
+                    session,
+                    new TestTransaction(20, Lsn.parse("0/B000"))
+                            .insert(before, before.row(1, "x"))
+                            .build());
+            server.execute("ALTER TABLE public.evolving DROP COLUMN a");
+            applyAndCommit(
+                    session,
+                    new TestTransaction(21, Lsn.parse("0/B100"))
+                            .update(after, after.row(1, "x", null), after.row(1, "y", "z"))
+                            .build());
+        }
+        assertEquals(List.of("1|y|z"), server.rows("SELECT id, a, b FROM public.evolving ORDER BY id"));
     }
 
     @Test

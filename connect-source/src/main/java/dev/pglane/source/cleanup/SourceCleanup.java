@@ -1,7 +1,9 @@
 package dev.pglane.source.cleanup;
 
 import dev.pglane.connect.config.ConnectorConfigFile;
+import dev.pglane.source.DatabaseTables;
 import dev.pglane.source.PgSourceConfig;
+import dev.pglane.source.reader.PublicationSetup;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -27,9 +29,6 @@ import org.postgresql.PGConnection;
  * config it cannot read.
  */
 public final class SourceCleanup {
-    /** The comment pglane puts on a publication it creates: the mark by which this drops only its own. */
-    public static final String PUBLICATION_MARK = "created by pglane: dropped with its slot by SourceCleanup";
-
     private final PgSourceConfig config;
     private final PrintStream out;
 
@@ -100,19 +99,13 @@ public final class SourceCleanup {
 
     private boolean dropPublication(Connection connection) throws SQLException {
         String publication = config.publicationName();
-        try (PreparedStatement st = connection.prepareStatement("SELECT pg_catalog.obj_description(oid,"
-                + " 'pg_publication') FROM pg_catalog.pg_publication WHERE pubname = ?")) {
-            st.setString(1, publication);
-            try (ResultSet rs = st.executeQuery()) {
-                if (!rs.next()) {
-                    out.println("Publication " + publication + ": none");
-                    return true;
-                }
-                if (!PUBLICATION_MARK.equals(rs.getString(1))) {
-                    out.println("Kept publication " + publication + ": pglane did not create it");
-                    return true;
-                }
-            }
+        if (!DatabaseTables.publicationExists(connection, publication)) {
+            out.println("Publication " + publication + ": none");
+            return true;
+        }
+        if (!PublicationSetup.createdByPglane(connection, publication)) {
+            out.println("Kept publication " + publication + ": pglane did not create it");
+            return true;
         }
         try (Statement st = connection.createStatement()) {
             st.execute(

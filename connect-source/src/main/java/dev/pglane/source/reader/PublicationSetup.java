@@ -21,11 +21,13 @@ import org.slf4j.LoggerFactory;
  * without table lists, else FOR TABLE with the tables the lists select now, and with {@code
  * publish_via_partition_root} as {@code publication.via.partition.root} says. An existing publication is never
  * altered, since other consumers may rely on it (validation reports a mismatch). One it creates carries a comment by
- * which {@link SourceCleanup} knows it may drop it.
+ * which {@link SourceCleanup} knows it may drop it, and the table watch that it may add tables to it.
  */
 public final class PublicationSetup {
     private static final Logger log = LoggerFactory.getLogger(PublicationSetup.class);
     private static final String DUPLICATE_OBJECT = "42710";
+    /** The comment pglane puts on a publication it creates: what lets it alter or drop only its own. */
+    private static final String MARK = "created by pglane: dropped with its slot by SourceCleanup";
 
     private PublicationSetup() {}
 
@@ -72,11 +74,22 @@ public final class PublicationSetup {
         try (Statement st = connection.createStatement()) {
             // one round trip, one implicit transaction: the mark that lets SourceCleanup drop it comes with it
             st.execute("CREATE PUBLICATION " + name + " " + target + "; COMMENT ON PUBLICATION " + name + " IS '"
-                    + pg.escapeLiteral(SourceCleanup.PUBLICATION_MARK) + "'");
+                    + pg.escapeLiteral(MARK) + "'");
             log.info("Created publication {} {}", publication, target);
         } catch (SQLException e) {
             if (!DUPLICATE_OBJECT.equals(e.getSQLState())) {
                 throw e;
+            }
+        }
+    }
+
+    /** Whether pglane created {@code publication} (its comment is pglane's mark); false also when it does not exist. */
+    public static boolean createdByPglane(Connection connection, String publication) throws SQLException {
+        try (PreparedStatement st = connection.prepareStatement("SELECT pg_catalog.obj_description(oid,"
+                + " 'pg_publication') FROM pg_catalog.pg_publication WHERE pubname = ?")) {
+            st.setString(1, publication);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() && MARK.equals(rs.getString(1));
             }
         }
     }

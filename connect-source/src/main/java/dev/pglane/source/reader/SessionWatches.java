@@ -2,6 +2,7 @@ package dev.pglane.source.reader;
 
 import dev.pglane.source.PgSourceConfig;
 import dev.pglane.source.capture.CapturedTables;
+import dev.pglane.source.capture.IncludedTablesWatch;
 import dev.pglane.source.capture.NewTableWatch;
 import dev.pglane.source.capture.TableCapture;
 import dev.pglane.source.emit.FailureSlot;
@@ -16,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The helpers a replication session runs beside its reader, each on its own schedule and connection: the watch for
- * tables that join the publication, the restart points that keep the slot's restart LSN moving, the heartbeat action
+ * tables that join the publication, the watch that adds tables the lists select to it, the restart points that keep the slot's restart LSN moving, the heartbeat action
  * query, the sequence values and the watch of the WAL the slot retains. The session closes them with itself.
  */
 final class SessionWatches implements AutoCloseable {
@@ -47,6 +48,14 @@ final class SessionWatches implements AutoCloseable {
                             config.signalTable(),
                             config.database()::connect),
                     CapturedTables.parse(capture.text()),
+                    failures));
+        }
+        if (!config.tableFilter().capturesAll()) {
+            watches.add(IncludedTablesWatch.start(
+                    connectorName,
+                    config.publicationName(),
+                    config.tableFilter(),
+                    config.database()::connect,
                     failures));
         }
         RestartPoints restartPoints = RestartPoints.start(
