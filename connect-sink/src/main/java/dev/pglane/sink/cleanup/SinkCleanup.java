@@ -1,19 +1,16 @@
 package dev.pglane.sink.cleanup;
 
-import dev.pglane.connect.config.ConnectorConfigFile;
+import dev.pglane.connect.config.CleanupCommand;
 import dev.pglane.sink.PgSinkConfig;
 import dev.pglane.sink.progress.OriginSessions;
 import dev.pglane.sink.target.Identifiers;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -48,29 +45,13 @@ public final class SinkCleanup {
 
     /** What {@link #main} does, returning the exit status. */
     public static int run(String[] args, PrintStream out) {
-        if (args.length != 1) {
-            out.println("usage: SinkCleanup <connector config JSON, as for the Connect REST API>");
-            return 2;
-        }
-        PgSinkConfig config;
-        String name;
-        try {
-            Map<String, String> props = ConnectorConfigFile.read(Path.of(args[0]));
-            name = props.get("name");
+        return CleanupCommand.run("SinkCleanup", args, out, (props, report) -> {
+            String name = props.get("name");
             if (name == null) {
-                throw new IOException("it names no connector (\"name\")");
+                throw new ConfigException("it names no connector (\"name\")");
             }
-            config = new PgSinkConfig(props);
-        } catch (IOException | ConfigException e) {
-            out.println("Cannot read the connector config " + args[0] + ": " + e.getMessage());
-            return 2;
-        }
-        try {
-            return new SinkCleanup(config, name, out).clean() ? 0 : 1;
-        } catch (SQLException e) {
-            out.println("Cleanup on " + config.database().address() + " failed: " + e.getMessage());
-            return 1;
-        }
+            return new SinkCleanup(new PgSinkConfig(props), name, report).clean();
+        });
     }
 
     /** True when no origin and no progress row of the sink is left. */

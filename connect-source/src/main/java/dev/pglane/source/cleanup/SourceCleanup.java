@@ -1,19 +1,15 @@
 package dev.pglane.source.cleanup;
 
-import dev.pglane.connect.config.ConnectorConfigFile;
+import dev.pglane.connect.config.CleanupCommand;
 import dev.pglane.source.DatabaseTables;
 import dev.pglane.source.PgSourceConfig;
 import dev.pglane.source.reader.PublicationSetup;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Map;
-import org.apache.kafka.common.config.ConfigException;
 import org.postgresql.PGConnection;
 
 /**
@@ -43,24 +39,11 @@ public final class SourceCleanup {
 
     /** What {@link #main} does, returning the exit status. */
     public static int run(String[] args, PrintStream out) {
-        if (args.length != 1) {
-            out.println("usage: SourceCleanup <connector config JSON, as for the Connect REST API>");
-            return 2;
-        }
-        PgSourceConfig config;
-        try {
-            Map<String, String> props = ConnectorConfigFile.read(Path.of(args[0]));
-            config = new PgSourceConfig(props);
-        } catch (IOException | ConfigException e) {
-            out.println("Cannot read the connector config " + args[0] + ": " + e.getMessage());
-            return 2;
-        }
-        try {
-            return new SourceCleanup(config, out).clean() ? 0 : 1;
-        } catch (SQLException e) {
-            out.println("Cleanup on " + config.database().address() + " failed: " + e.getMessage());
-            return 1;
-        }
+        return CleanupCommand.run(
+                "SourceCleanup",
+                args,
+                out,
+                (props, report) -> new SourceCleanup(new PgSourceConfig(props), report).clean());
     }
 
     /** True when neither the slot nor a publication pglane created is left. */
