@@ -59,8 +59,9 @@ final class ApplyPipeline implements AutoCloseable {
     }
 
     /**
-     * Connects, prepares the progress store, reads the applied position (and makes it durable, since the
-     * assembler will skip everything up to it), and starts the workers.
+     * Connects, prepares the progress store, sets up the workers' sessions, then claims the applied position (and
+     * makes it durable, since the assembler will skip everything up to it): an earlier instance of the task commits
+     * nothing after the claim, so the position read is final.
      */
     static ApplyPipeline open(PgSinkConfig config, String sinkName, PgSinkMetrics metrics, SourceIdentityCheck identity)
             throws SQLException {
@@ -74,9 +75,6 @@ final class ApplyPipeline implements AutoCloseable {
             opened.add(control);
             SuperuserCheck.warnIfSuperuser(control, sinkName);
             progress.prepare(control);
-            AppliedPosition applied = progress.load(control);
-            identity.stored(applied);
-            DurabilityBarrier.run(control);
             TableMapping mapping = new TableMapping(config.tableNameFormat());
             TargetCatalog catalog = new TargetCatalog(endpoint, appName + "-catalog");
             TableEvolution evolution = new TableEvolution(
@@ -104,6 +102,9 @@ final class ApplyPipeline implements AutoCloseable {
                 opened.add(session);
                 workers.add(session);
             }
+            AppliedPosition applied = progress.claim(control);
+            identity.stored(applied);
+            DurabilityBarrier.run(control);
             BlockingMonitor monitor = new BlockingMonitor(endpoint, appName + "-monitor");
             opened.add(monitor);
             WriteSetBuilder writeSets = new WriteSetBuilder(mapping, catalog::lookup, snapshotTruncate);

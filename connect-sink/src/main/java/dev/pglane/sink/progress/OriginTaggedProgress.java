@@ -26,8 +26,8 @@ public final class OriginTaggedProgress implements ProgressLog {
     }
 
     @Override
-    public AppliedPosition load(Connection connection) throws SQLException {
-        return store.load(connection);
+    public AppliedPosition claim(Connection connection) throws SQLException {
+        return store.claim(connection);
     }
 
     @Override

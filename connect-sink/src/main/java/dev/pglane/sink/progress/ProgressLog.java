@@ -12,8 +12,14 @@ public interface ProgressLog {
     /** Creates what the store needs (table, origins) if missing; run once at task start. */
     void prepare(Connection connection) throws SQLException;
 
-    /** The stored position, or {@link AppliedPosition#NONE}. */
-    AppliedPosition load(Connection connection) throws SQLException;
+    /**
+     * Takes the stored position over for this instance of the task and returns it, or {@link AppliedPosition#NONE}.
+     * From then on an earlier instance (a zombie of an earlier assignment, on a worker cut off from its group) can
+     * record nothing: its next {@link #recordAndCommit} fails, whatever position it has reached. Run it once the apply
+     * sessions are {@link #setUpSession set up}: a store whose sessions wait for a zombie's to end must read the
+     * position after that.
+     */
+    AppliedPosition claim(Connection connection) throws SQLException;
 
     /** Prepares apply worker {@code worker}'s session (e.g. binds its replication origin). */
     void setUpSession(Connection connection, int worker) throws SQLException;

@@ -19,11 +19,22 @@ import java.util.List;
  * inside its own commit. Workers write it only on their commit turn, after the previous transaction
  * committed, so they never wait on each other's row lock; the write and the COMMIT share one round trip.
  *
- * <p>The write is fenced: it moves the stored end LSN only forward, and costs no more than the plain upsert. A second task running under the same sink
- * name (a zombie after a rebalance, or the same config in a second Connect cluster) applies transactions this
- * task already applied; its progress write then finds the row at or past its own position, fails, and takes its
- * whole transaction down with it, so nothing is applied twice and the position never moves back. The row lock
- * serialises the two writes, and PostgreSQL re-checks the condition on the row the first one committed.
+ * <p>The write is fenced twice, at no more cost than the plain upsert, and a fenced write fails and takes its whole
+ * transaction down with it:
+ *
+ * <ul>
+ *   <li>by owner: each instance of the task {@link #claim claims} the row when it starts, which raises the row's
+ *       {@code owner_epoch}, and writes only while the row still carries its own epoch. A zombie (the instance an
+ *       earlier assignment left running on a worker cut off from its group) then commits nothing after its
+ *       replacement started, even transactions the replacement has not reached yet: the replacement never finds
+ *       its way taken and goes on alone.
+ *   <li>by position: the write moves the stored end LSN only forward. A second task that claimed nothing newer (the
+ *       same config in a second Connect cluster, started earlier) applies transactions this task already applied;
+ *       its write finds the row at or past its own position, so nothing is applied twice and the position never
+ *       moves back.
+ * </ul>
+ *
+ * <p>The row lock serialises the writes, and PostgreSQL re-checks both conditions on the row the first one committed.
  *
  * <p>The role needs only SELECT, INSERT and UPDATE on an existing table; CREATE on its schema only if the table
  * is missing, and ownership only to add the columns of a newer version to a table an older one created.
@@ -41,7 +52,8 @@ public final class ProgressTable implements ProgressLog {
             new String[] {"xid", "bigint NOT NULL"},
             new String[] {"applied_at", "timestamp with time zone NOT NULL DEFAULT pg_catalog.now()"},
             new String[] {"source_system_id", "text"},
-            new String[] {"source_timeline", "bigint"});
+            new String[] {"source_timeline", "bigint"},
+            new String[] {"owner_epoch", "bigint NOT NULL DEFAULT 0"});
 
     private final TableName name;
     private final String table;
@@ -49,6 +61,8 @@ public final class ProgressTable implements ProgressLog {
     private final String sourceServer;
     private final SourceIdentityCheck identity;
     private final String recordAndCommit;
+    /** The row's {@code owner_epoch} this instance claimed; 0 until it claims. */
+    private volatile long epoch;
 
     /**
      * @param table the progress table ({@code progress.table})
@@ -67,11 +81,15 @@ public final class ProgressTable implements ProgressLog {
         // casts a text that is no LSN, and it depends on the stored row, so the planner cannot evaluate it early.
         // pgjdbc keeps the statement prepared on the server per connection after a few uses.
         this.recordAndCommit = "INSERT INTO " + this.table + " AS p (sink_name, source_server, end_lsn, commit_ts,"
-                + " xid, applied_at, source_system_id, source_timeline)"
-                + " VALUES (?, ?, ?, ?, ?, pg_catalog.now(), ?, ?)"
-                + " ON CONFLICT (sink_name, source_server) DO UPDATE SET end_lsn = CASE WHEN p.end_lsn <"
-                + " excluded.end_lsn THEN excluded.end_lsn ELSE ('" + FENCED + ": the stored end LSN ' ||"
-                + " p.end_lsn::text || ' is not below ' || excluded.end_lsn::text)::pg_catalog.pg_lsn END,"
+                + " xid, applied_at, source_system_id, source_timeline, owner_epoch)"
+                + " VALUES (?, ?, ?, ?, ?, pg_catalog.now(), ?, ?, ?)"
+                + " ON CONFLICT (sink_name, source_server) DO UPDATE SET end_lsn = CASE"
+                + " WHEN p.owner_epoch > excluded.owner_epoch THEN ('" + FENCED + ": a newer instance of the task"
+                + " claimed the row (owner epoch ' || p.owner_epoch::text || ', this instance''s ' ||"
+                + " excluded.owner_epoch::text || ')')::pg_catalog.pg_lsn"
+                + " WHEN p.end_lsn < excluded.end_lsn THEN excluded.end_lsn ELSE ('" + FENCED + ": the stored end LSN"
+                + " ' || p.end_lsn::text || ' is not below ' || excluded.end_lsn::text)::pg_catalog.pg_lsn END,"
+                + " owner_epoch = excluded.owner_epoch,"
                 + " commit_ts = excluded.commit_ts, xid = excluded.xid, applied_at = excluded.applied_at,"
                 + " source_system_id = COALESCE(excluded.source_system_id, p.source_system_id),"
                 + " source_timeline = COALESCE(excluded.source_timeline, p.source_timeline); COMMIT";
@@ -149,10 +167,16 @@ public final class ProgressTable implements ProgressLog {
         }
     }
 
+    /**
+     * Raises the row's {@code owner_epoch} and reads the position in one statement, so no commit of an earlier instance
+     * falls between the two: one that holds the row lock now commits first and is in the position read, any later
+     * one is fenced. A row deleted meanwhile reads as no position; the first write inserts it with this epoch.
+     */
     @Override
-    public AppliedPosition load(Connection connection) throws SQLException {
-        String sql = "SELECT end_lsn::text, commit_ts, xid, source_system_id, source_timeline FROM " + table
-                + " WHERE sink_name = ? AND source_server = ?";
+    public AppliedPosition claim(Connection connection) throws SQLException {
+        String sql = "UPDATE " + table + " SET owner_epoch = COALESCE(owner_epoch, 0) + 1"
+                + " WHERE sink_name = ? AND source_server = ?"
+                + " RETURNING end_lsn::text, commit_ts, xid, source_system_id, source_timeline, owner_epoch";
         try (PreparedStatement st = connection.prepareStatement(sql)) {
             st.setString(1, sinkName);
             st.setString(2, sourceServer);
@@ -160,6 +184,7 @@ public final class ProgressTable implements ProgressLog {
                 if (!rs.next()) {
                     return AppliedPosition.NONE;
                 }
+                epoch = rs.getLong(6);
                 Lsn lsn = Lsn.parse(rs.getString(1));
                 OffsetDateTime commit = rs.getObject(2, OffsetDateTime.class);
                 long commitTsUs = commit == null ? 0L : microsSinceEpoch(commit.toInstant());
@@ -180,8 +205,8 @@ public final class ProgressTable implements ProgressLog {
      * An upsert, so a progress row deleted while the sink runs comes back with the next commit rather than
      * stopping the sink; pgjdbc sends both statements in one round trip and skips COMMIT if the upsert fails.
      *
-     * @throws SQLException also when the row already stands at or past {@code position}: another task applies
-     *     the same transactions; nothing of this transaction is committed then
+     * @throws SQLException also when a newer instance claimed the row, or it already stands at or past {@code
+     *     position}: another task applies the same transactions; nothing of this transaction is committed then
      */
     @Override
     public void recordAndCommit(Connection connection, AppliedPosition position) throws SQLException {
@@ -194,15 +219,16 @@ public final class ProgressTable implements ProgressLog {
             st.setLong(5, position.xid());
             st.setString(6, source.systemId());
             st.setObject(7, source.timeline(), Types.BIGINT);
+            st.setLong(8, epoch);
             st.execute();
         } catch (SQLException e) {
             if (String.valueOf(e.getMessage()).contains(FENCED)) {
                 throw new SQLException(
                         "Another task applies to this target as sink " + sinkName + ": the progress row of source "
-                                + sourceServer + " in " + name + " already stands at or past end LSN "
-                                + position.endLsn() + ", which this task was about to record (" + fencedDetail(e)
-                                + "); nothing of it was committed. Run one task per sink name (check other Connect"
-                                + " clusters, and tasks left over from a rebalance)",
+                                + sourceServer + " in " + name + " refused end LSN " + position.endLsn()
+                                + ", which this task was about to record (" + fencedDetail(e) + "); nothing of it was"
+                                + " committed. A task left over from a rebalance stops here; otherwise run one task per"
+                                + " sink name (check other Connect clusters)",
                         e.getSQLState(),
                         e);
             }

@@ -33,7 +33,9 @@ public final class ReplicationOrigins implements ProgressLog {
     }
 
     @Override
-    public AppliedPosition load(Connection connection) throws SQLException {
+    public AppliedPosition claim(Connection connection) throws SQLException {
+        // Nothing to take over: an earlier instance holds its sessions' origins until it ends, and this instance's
+        // sessions wait for them (setUpSession), so once they are bound no zombie can commit any more.
         // The committed position, flushed or not: the caller makes it durable (DurabilityBarrier) before
         // trusting it. Every origin this sink ever used counts, also those of workers a smaller apply.workers dropped.
         String sql =

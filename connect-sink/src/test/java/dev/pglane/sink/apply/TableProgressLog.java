@@ -22,7 +22,7 @@ final class TableProgressLog implements ProgressLog {
     }
 
     @Override
-    public AppliedPosition load(Connection connection) throws SQLException {
+    public AppliedPosition claim(Connection connection) throws SQLException {
         try (Statement st = connection.createStatement();
                 ResultSet rs = st.executeQuery("SELECT end_lsn, commit_ts_us, xid FROM public.applied"
                         + " ORDER BY end_lsn::pg_lsn DESC LIMIT 1")) {

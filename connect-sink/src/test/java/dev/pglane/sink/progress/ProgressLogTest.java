@@ -49,18 +49,18 @@ class ProgressLogTest {
         try (Connection c = connect()) {
             log.prepare(c);
             log.prepare(c); // idempotent: a restarted task prepares again
-            assertEquals(AppliedPosition.NONE, log.load(c));
+            assertEquals(AppliedPosition.NONE, log.claim(c));
 
             AppliedPosition first = new AppliedPosition(Lsn.parse("0/16B3748"), 1_700_000_000_123_456L, 571);
             applyAndEnd(c, log, first, true);
-            assertEquals(first, log.load(c));
+            assertEquals(first, log.claim(c));
 
             applyAndEnd(c, log, new AppliedPosition(Lsn.parse("0/16B9000"), 1_700_000_001_000_000L, 572), false);
-            assertEquals(first, log.load(c), "a rolled-back transaction leaves the position");
+            assertEquals(first, log.claim(c), "a rolled-back transaction leaves the position");
 
             AppliedPosition second = new AppliedPosition(Lsn.parse("0/16B9100"), 1_700_000_002_000_000L, 573);
             applyAndEnd(c, log, second, true);
-            assertEquals(second, log.load(c), "the connection goes on after a commit sent with the progress");
+            assertEquals(second, log.claim(c), "the connection goes on after a commit sent with the progress");
         }
     }
 
@@ -73,8 +73,8 @@ class ProgressLogTest {
             one.prepare(c);
             other.prepare(c);
             applyAndEnd(c, one, new AppliedPosition(Lsn.parse("1/0"), 5, 9), true);
-            assertEquals(Lsn.parse("1/0"), one.load(c).endLsn());
-            assertEquals(AppliedPosition.NONE, other.load(c));
+            assertEquals(Lsn.parse("1/0"), one.claim(c).endLsn());
+            assertEquals(AppliedPosition.NONE, other.claim(c));
         }
     }
 
@@ -87,7 +87,7 @@ class ProgressLogTest {
             st.execute("DELETE FROM public.progress_c");
             AppliedPosition position = new AppliedPosition(Lsn.parse("0/10"), 1_700_000_000_000_000L, 1);
             applyAndEnd(c, log, position, true);
-            assertEquals(position, log.load(c));
+            assertEquals(position, log.claim(c));
         }
     }
 
@@ -117,13 +117,13 @@ class ProgressLogTest {
                 Connection worker1 = connect()) {
             log.prepare(control);
             log.prepare(control);
-            assertEquals(AppliedPosition.NONE, log.load(control));
+            assertEquals(AppliedPosition.NONE, log.claim(control));
             log.setUpSession(worker0, 0);
             log.setUpSession(worker1, 1);
 
             applyAndEnd(worker0, log, new AppliedPosition(Lsn.parse("0/3000"), 1_700_000_000_000_000L, 10), true);
             applyAndEnd(worker1, log, new AppliedPosition(Lsn.parse("0/5000"), 1_700_000_000_500_000L, 11), true);
-            assertEquals(Lsn.parse("0/5000"), log.load(control).endLsn());
+            assertEquals(Lsn.parse("0/5000"), log.claim(control).endLsn());
 
             // A transaction rolled back before its commit turn (a retry, a deadlock victim) never recorded.
             worker0.setAutoCommit(false);
@@ -131,7 +131,7 @@ class ProgressLogTest {
                 st.execute("INSERT INTO public.applied_rows VALUES (12)");
             }
             worker0.rollback();
-            assertEquals(Lsn.parse("0/5000"), log.load(control).endLsn());
+            assertEquals(Lsn.parse("0/5000"), log.claim(control).endLsn());
         }
     }
 
@@ -147,7 +147,7 @@ class ProgressLogTest {
             Lsn before = Lsn.parse(value(control, "SELECT pg_current_wal_insert_lsn()"));
             AppliedPosition position = new AppliedPosition(Lsn.parse("0/9000"), 1_700_000_000_000_000L, 31);
             applyAndEnd(worker1, log, position, true);
-            assertEquals(position, log.load(control), "the table holds the position");
+            assertEquals(position, log.claim(control), "the table holds the position");
             // the commit went out under an origin of the pool, which followed it (local_lsn); no remote position
             assertEquals(
                     "1",
@@ -265,8 +265,45 @@ class ProgressLogTest {
                 b.rollback();
                 b.setAutoCommit(true);
             }
-            assertEquals(applied, first.load(a), "the position never moves back");
+            assertEquals(applied, first.claim(a), "the position never moves back");
             assertEquals(List.of("900"), target.rows("SELECT xid FROM public.applied_rows WHERE xid IN (899, 900)"));
+        }
+    }
+
+    /**
+     * A zombie of an earlier assignment that is ahead of its replacement: the position alone would let it commit what
+     * the replacement has not reached yet, and then fence the replacement. The claim fences the zombie instead.
+     */
+    @Test
+    void onceAReplacementClaimedTheRowAnEarlierInstanceCommitsNothingEvenAhead() throws SQLException {
+        TableName name = new TableName("public", "progress_claimed");
+        ProgressLog zombie = table(name, "sink-z");
+        ProgressLog replacement = table(name, "sink-z");
+        try (Connection z = connect();
+                Connection r = connect()) {
+            zombie.prepare(z);
+            assertEquals(AppliedPosition.NONE, zombie.claim(z));
+            AppliedPosition first = new AppliedPosition(Lsn.parse("0/7000"), 1_700_000_000_000_000L, 700);
+            applyAndEnd(z, zombie, first, true);
+
+            replacement.prepare(r);
+            assertEquals(first, replacement.claim(r), "the replacement starts where the zombie had got to");
+            AppliedPosition ahead = new AppliedPosition(Lsn.parse("0/8000"), 1_700_000_001_000_000L, 701);
+            SQLException e = assertThrows(SQLException.class, () -> applyAndEnd(z, zombie, ahead, true));
+            assertTrue(e.getMessage().startsWith("Another task applies to this target as sink sink-z"), e::getMessage);
+            assertTrue(
+                    e.getMessage()
+                            .contains("a newer instance of the task claimed the row (owner epoch 2, this"
+                                    + " instance's 1)"),
+                    e::getMessage);
+            z.rollback();
+            z.setAutoCommit(true);
+
+            applyAndEnd(r, replacement, ahead, true);
+            assertEquals(ahead, replacement.claim(r));
+            assertEquals(
+                    List.of("700", "701"),
+                    target.rows("SELECT xid FROM public.applied_rows WHERE xid IN (700, 701)" + " ORDER BY xid"));
         }
     }
 
@@ -276,11 +313,11 @@ class ProgressLogTest {
         ProgressLog log = new ProgressTable(new TableName("public", "progress_identity"), "sink-i", "shop", identity);
         try (Connection c = connect()) {
             log.prepare(c);
-            assertEquals(SourceIdentity.UNKNOWN, log.load(c).source());
+            assertEquals(SourceIdentity.UNKNOWN, log.claim(c).source());
             identity.observe(new Marker.Start(3, 0L, Lsn.parse("0/10"), "7311111111111111111", 2L));
             applyAndEnd(c, log, new AppliedPosition(Lsn.parse("0/6000"), 0L, 1), true);
             assertEquals(
-                    new SourceIdentity("7311111111111111111", 2L), log.load(c).source());
+                    new SourceIdentity("7311111111111111111", 2L), log.claim(c).source());
         }
     }
 
@@ -293,7 +330,7 @@ class ProgressLogTest {
                 "CREATE TABLE progress_owned.progress (sink_name text NOT NULL, source_server text NOT NULL,"
                         + " end_lsn pg_lsn NOT NULL, commit_ts timestamptz, xid bigint NOT NULL,"
                         + " applied_at timestamptz NOT NULL DEFAULT now(), source_system_id text, source_timeline bigint,"
-                        + " PRIMARY KEY (sink_name, source_server))",
+                        + " owner_epoch bigint NOT NULL DEFAULT 0, PRIMARY KEY (sink_name, source_server))",
                 "CREATE TABLE progress_owned.applied_rows (xid bigint)",
                 "GRANT USAGE ON SCHEMA progress_owned TO progress_writer",
                 "GRANT SELECT, INSERT, UPDATE ON progress_owned.progress TO progress_writer",
@@ -308,7 +345,7 @@ class ProgressLogTest {
             AppliedPosition position = new AppliedPosition(Lsn.parse("0/7000"), 1_700_000_000_000_000L, 77);
             log.recordAndCommit(c, position);
             c.setAutoCommit(true);
-            assertEquals(position, log.load(c));
+            assertEquals(position, log.claim(c));
         }
     }
 
@@ -323,7 +360,7 @@ class ProgressLogTest {
             applyAndEnd(c, log, new AppliedPosition(Lsn.parse("0/8000"), 0L, 5), true);
         }
         assertEquals(
-                List.of("source_system_id", "source_timeline"),
+                List.of("source_system_id", "source_timeline", "owner_epoch"),
                 target.rows("SELECT attname FROM pg_attribute WHERE attrelid = 'public.progress_old'::regclass"
                         + " AND attnum > 6 ORDER BY attnum"));
     }
