@@ -14,9 +14,24 @@ public final class ConnectionLoss {
      * Server shutdown or restart (57P01, 57P02), a server still starting (57P03), and a slot still held
      * by the walsender of the previous session, which exits shortly after its client left (55006).
      */
-    private static final Set<String> TRANSIENT_STATES = Set.of("57P01", "57P02", "57P03", "55006");
+    private static final String SLOT_IN_USE = "55006";
+
+    private static final Set<String> TRANSIENT_STATES = Set.of("57P01", "57P02", "57P03", SLOT_IN_USE);
 
     private ConnectionLoss() {}
+
+    /**
+     * True if {@code e}, or a cause of it, says another walsender holds the slot (55006): the previous session's, for
+     * a moment, or a task instance left behind on a worker that lost its group, until Connect stops it.
+     */
+    public static boolean slotHeldElsewhere(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql && SLOT_IN_USE.equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     /** True if {@code e}, or a cause of it, is a lost or refused connection. */
     public static boolean isLost(Throwable e) {

@@ -293,11 +293,21 @@ public final class PgSourceTask extends SourceTask {
 
     private void scheduleReconnect(RetriableException e) {
         reconnectAtNanos = System.nanoTime() + backoff.toNanos();
-        log.info(
-                "pglane source {}: {}; starting a new replication session in {} ms",
-                connectorName,
-                e.getMessage(),
-                backoff.toMillis());
+        if (ConnectionLoss.slotHeldElsewhere(e)) {
+            log.warn(
+                    "pglane source {}: {}; another walsender holds slot {} (a task instance left on a worker that"
+                            + " lost its group lets go once Connect stops it); trying again in {} ms",
+                    connectorName,
+                    e.getMessage(),
+                    config.slotName(),
+                    backoff.toMillis());
+        } else {
+            log.info(
+                    "pglane source {}: {}; starting a new replication session in {} ms",
+                    connectorName,
+                    e.getMessage(),
+                    backoff.toMillis());
+        }
         Duration doubled = backoff.multipliedBy(2);
         backoff = doubled.compareTo(config.reconnectBackoffMax()) > 0 ? config.reconnectBackoffMax() : doubled;
     }

@@ -150,13 +150,31 @@ final class FaultStory implements AutoCloseable {
         return run;
     }
 
+    PostgresNode source() {
+        return source;
+    }
+
+    PostgresNode target() {
+        return target;
+    }
+
+    /** The schema of the story's tables, on the source and the target. */
+    String schema() {
+        return schema;
+    }
+
     /**
      * Brings the story to the point of a fault in the middle of a large transaction: the large transaction open and
      * partly on Kafka, the load running, the sink applying. Returns the moment of the fault.
      */
     Moment midLargeTransaction() throws SQLException {
+        return midLargeTransaction(LOAD_AFTER_FAULT);
+    }
+
+    /** As {@link #midLargeTransaction()}, with the load going on for {@code loadAfter} from the moment of the fault. */
+    Moment midLargeTransaction(Duration loadAfter) throws SQLException {
         openLargeTransaction();
-        Moment moment = underLoad();
+        Moment moment = underLoad(loadAfter);
         assertEquals(0L, bulkRows(target), "rows of the open large transaction " + largeXid + " on the target");
         return moment;
     }
@@ -183,10 +201,15 @@ final class FaultStory implements AutoCloseable {
      * for {@link #LOAD_AFTER_FAULT} from this moment, however long the pipeline took to apply the first of it.
      */
     Moment underLoad() throws SQLException {
+        return underLoad(LOAD_AFTER_FAULT);
+    }
+
+    /** As {@link #underLoad()}, with the load going on for {@code loadAfter} from the moment of the fault. */
+    Moment underLoad(Duration loadAfter) throws SQLException {
         load = FaultLoad.start(workload);
         awaitApplying();
         Moment moment = moment();
-        load.endIn(LOAD_AFTER_FAULT);
+        load.endIn(loadAfter);
         assertTrue(load.isRunning(), "the load still runs at the fault");
         return moment;
     }

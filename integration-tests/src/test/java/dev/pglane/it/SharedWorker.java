@@ -1,5 +1,6 @@
 package dev.pglane.it;
 
+import dev.pglane.it.fault.ConnectCluster;
 import dev.pglane.it.fault.ConnectWorkerProcess;
 import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.ConnectRestClient;
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -28,23 +30,34 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
 
     private final boolean ownProcess;
     private final boolean thirdPartyPlugins;
+    private final int clusterSize;
     private Path workDir;
     private KafkaNode kafka;
     private ConnectNode connect;
     private ConnectWorkerProcess process;
+    private ConnectCluster cluster;
 
     public SharedWorker() {
-        this(false, false);
+        this(false, false, 0);
     }
 
-    private SharedWorker(boolean ownProcess, boolean thirdPartyPlugins) {
+    private SharedWorker(boolean ownProcess, boolean thirdPartyPlugins, int clusterSize) {
         this.ownProcess = ownProcess;
         this.thirdPartyPlugins = thirdPartyPlugins;
+        this.clusterSize = clusterSize;
     }
 
     /** A worker in a JVM of its own ({@link ConnectWorkerProcess}): {@link #workerProcess()} can kill it. */
     static SharedWorker inOwnProcess() {
-        return new SharedWorker(true, false);
+        return new SharedWorker(true, false, 0);
+    }
+
+    /**
+     * A group of {@code size} workers, each in a JVM of its own and cut off from the broker at will ({@link
+     * ConnectCluster}); {@link #rest()} then talks to a worker that runs and reaches the broker.
+     */
+    static SharedWorker cluster(int size) {
+        return new SharedWorker(false, false, size);
     }
 
     /**
@@ -52,12 +65,17 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
      * transformations): only the tests of those consumers pay for loading them.
      */
     static SharedWorker withThirdPartyPlugins() {
-        return new SharedWorker(false, true);
+        return new SharedWorker(false, true, 0);
     }
 
     @Override
     public void beforeAll(ExtensionContext context) throws IOException {
         workDir = Files.createTempDirectory("pglane-worker-");
+        if (clusterSize > 0) {
+            cluster = ConnectCluster.start(workDir, pluginPath(), clusterSize);
+            kafka = cluster.kafka();
+            return;
+        }
         kafka = KafkaNode.start(workDir);
         if (ownProcess) {
             process = ConnectWorkerProcess.start(kafka.bootstrapServers(), pluginPath(), workDir);
@@ -72,9 +90,10 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
      * The worker process's log outlives the work directory, in {@code target/worker-logs/<test class>.log}: the
      * in-process worker logs into the test report, this one does not, and a failed story needs it.
      */
-    private void keepWorkerLog(ExtensionContext context) throws IOException {
+    private static void keepWorkerLog(ExtensionContext context, ConnectWorkerProcess process, String suffix)
+            throws IOException {
         Path kept =
-                Path.of("target", "worker-logs", context.getRequiredTestClass().getSimpleName() + ".log");
+                Path.of("target", "worker-logs", context.getRequiredTestClass().getSimpleName() + suffix + ".log");
         Files.createDirectories(kept.getParent());
         Files.copy(process.logFile(), kept, StandardCopyOption.REPLACE_EXISTING);
     }
@@ -88,7 +107,15 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
             }
             if (process != null) {
                 process.close();
-                keepWorkerLog(context);
+                keepWorkerLog(context, process, "");
+            }
+            if (cluster != null) {
+                cluster.close(); // the broker too
+                kafka = null;
+                List<ConnectWorkerProcess> workers = cluster.workers();
+                for (int i = 0; i < workers.size(); i++) {
+                    keepWorkerLog(context, workers.get(i), "-worker-" + i);
+                }
             }
         } finally {
             if (kafka != null) {
@@ -99,7 +126,18 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
     }
 
     public ConnectRestClient rest() {
+        if (cluster != null) {
+            return cluster.rest();
+        }
         return ownProcess ? process.rest() : connect.rest();
+    }
+
+    /** The group of workers; only for a {@link #cluster(int) cluster}. */
+    ConnectCluster connectCluster() {
+        if (cluster == null) {
+            throw new IllegalStateException("this is a single worker, not a cluster");
+        }
+        return cluster;
     }
 
     /** The worker's process; only for a worker {@link #inOwnProcess() in its own process}. */

@@ -129,6 +129,15 @@ final class SinkConnectorRun implements AutoCloseable {
         }
     }
 
+    /** The progress row's {@code owner_epoch}: each task instance that starts raises it ({@code ProgressTable}). */
+    long progressOwnerEpoch() throws SQLException {
+        try (SqlSession session = SqlSession.open(target)) {
+            return ((Number) session.queryValue(
+                            "SELECT owner_epoch FROM " + PROGRESS_TABLE + " WHERE sink_name = ?", sinkName))
+                    .longValue();
+        }
+    }
+
     /**
      * The source's END markers up to {@code limit}, read from the marker topic as far as it goes now; call it once
      * the sink has caught up, so that every END up to {@code limit} is there.

@@ -11,6 +11,8 @@ import java.util.TreeSet;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the scheduler's threads coordinate on: the submitted transactions no worker has taken yet, the
@@ -22,6 +24,8 @@ import java.util.function.BooleanSupplier;
  * only on a halt. Every wait reads as one loop over a plain predicate.
  */
 final class CommitSequence {
+    private static final Logger log = LoggerFactory.getLogger(CommitSequence.class);
+
     /**
      * How far into the queue a free worker looks for a runnable transaction: the head is the one that
      * matters for progress; the next few may be independent of everything in flight.
@@ -230,11 +234,16 @@ final class CommitSequence {
         }
     }
 
-    /** Stores {@code cause} unless a failure is stored already, and halts. */
+    /**
+     * Stores {@code cause} unless a failure is stored already, and halts. The first failure is logged at once: the
+     * task reports it only at its next call into the sink, and a task instance that Connect has given up on (a
+     * zombie on a worker cut off from its group) may never make one.
+     */
     void fail(RuntimeException cause) {
         halt(() -> {
             if (failure == null) {
                 failure = cause;
+                log.warn("Apply halted; nothing more commits until the task starts again: {}", cause.getMessage());
             }
         });
     }

@@ -6,6 +6,7 @@ import dev.pglane.it.stack.FreePorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -115,6 +116,37 @@ public final class ConnectWorkerProcess implements AutoCloseable {
     }
 
     /**
+     * SIGSTOP: every thread of the worker halts where it is, as in a long stop-the-world pause or a stalled VM; its
+     * connections stay open and time passes for everyone else. {@link #thaw()} lets it go on.
+     */
+    public void freeze() {
+        signal("STOP");
+    }
+
+    /** SIGCONT: a {@link #freeze() frozen} worker goes on from where it halted; nothing happens to a running one. */
+    public void thaw() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        if (process == null) {
+            throw new IllegalStateException(this + " is not running");
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                    .redirectErrorStream(true)
+                    .start();
+            if (!awaitExit(kill, STOP_TIMEOUT) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed: "
+                        + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot signal " + this, e);
+        }
+        log.info("{} sent SIG{} (pid {})", this, name, process.pid());
+    }
+
+    /**
      * SIGTERM: Connect's shutdown hook stops the tasks and leaves the group cleanly; killed if it has not exited
      * within a minute.
      */
@@ -146,6 +178,11 @@ public final class ConnectWorkerProcess implements AutoCloseable {
 
     public ConnectRestClient rest() {
         return rest;
+    }
+
+    /** How Connect names this worker in statuses ({@code worker_id}): its advertised REST host and port. */
+    public String workerId() {
+        return "127.0.0.1:" + restPort;
     }
 
     public Path logFile() {

@@ -112,7 +112,10 @@ public final class ConnectRestClient {
         List<ConnectorStatus.Task> tasks = new ArrayList<>();
         for (JsonNode task : status.path("tasks")) {
             tasks.add(new ConnectorStatus.Task(
-                    task.path("id").asInt(), task.path("state").asText(), textOrNull(task.path("trace"))));
+                    task.path("id").asInt(),
+                    task.path("state").asText(),
+                    textOrNull(task.path("trace")),
+                    task.path("worker_id").asText()));
         }
         return new ConnectorStatus(
                 name, connector.path("state").asText(), textOrNull(connector.path("trace")), List.copyOf(tasks));

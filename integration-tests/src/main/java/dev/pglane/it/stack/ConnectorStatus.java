@@ -12,8 +12,12 @@ public record ConnectorStatus(String name, String state, String trace, List<Task
     public static final String RUNNING = "RUNNING";
     public static final String FAILED = "FAILED";
 
-    /** One task's state; {@code trace} is null unless it failed. */
-    public record Task(int id, String state, String trace) {}
+    /**
+     * One task's state; {@code trace} is null unless it failed.
+     *
+     * @param workerId the worker that last reported it, {@code host:port} of its REST listener
+     */
+    public record Task(int id, String state, String trace, String workerId) {}
 
     /** The connector and all its tasks (at least one) run. */
     public boolean isRunning() {

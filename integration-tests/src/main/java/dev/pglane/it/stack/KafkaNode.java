@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -32,23 +33,47 @@ public final class KafkaNode implements AutoCloseable {
     private final Path propertiesFile;
     private final int brokerPort;
     private final int controllerPort;
+    private final List<ClientListener> clientListeners;
     private KafkaRaftServer server;
 
-    private KafkaNode(Path nodeDir) {
+    /**
+     * A listener of the broker kept for one client, which the broker advertises at another port: a forwarder there
+     * ({@code TcpProxy}) carries the client's every connection, so a test can cut that one client off from the broker
+     * while the others go on. A client that bootstraps through a listener is told the addresses of that listener.
+     *
+     * @param name the listener's name, upper case, unique on the node
+     * @param port where the broker listens
+     * @param advertisedPort where the client connects, the forwarder's port
+     */
+    public record ClientListener(String name, int port, int advertisedPort) {
+        /** What the client uses as {@code bootstrap.servers}. */
+        public String bootstrapServers() {
+            return HOST + ":" + advertisedPort;
+        }
+    }
+
+    private KafkaNode(Path nodeDir, List<ClientListener> clientListeners) {
         this.logDir = nodeDir.resolve("logs");
         this.propertiesFile = nodeDir.resolve("server.properties");
         this.brokerPort = FreePorts.next();
         this.controllerPort = FreePorts.next();
+        this.clientListeners = List.copyOf(clientListeners);
     }
 
     /** Formats a log directory under {@code workDir/kafka} and starts the node on it. */
     public static KafkaNode start(Path workDir) {
-        KafkaNode node = new KafkaNode(workDir.resolve("kafka"));
+        return start(workDir, List.of());
+    }
+
+    /** As {@link #start(Path)}, with a listener of its own for each of some clients. */
+    public static KafkaNode start(Path workDir, List<ClientListener> clientListeners) {
+        KafkaNode node = new KafkaNode(workDir.resolve("kafka"), clientListeners);
         node.format();
         node.startServer();
         return node;
     }
 
+    /** The shared listener, which every client without one of its own uses. */
     public String bootstrapServers() {
         return HOST + ":" + brokerPort;
     }
@@ -66,12 +91,26 @@ public final class KafkaNode implements AutoCloseable {
         props.put("process.roles", "broker,controller");
         props.put("node.id", "1");
         props.put("controller.quorum.bootstrap.servers", HOST + ":" + controllerPort);
-        props.put(
-                "listeners", "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
-        props.put("advertised.listeners", "PLAINTEXT://" + bootstrapServers());
+        StringBuilder listeners = new StringBuilder(
+                "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
+        StringBuilder advertised = new StringBuilder("PLAINTEXT://" + bootstrapServers());
+        StringBuilder protocols = new StringBuilder("CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
+        for (ClientListener client : clientListeners) {
+            listeners
+                    .append(',')
+                    .append(client.name())
+                    .append("://")
+                    .append(HOST)
+                    .append(':')
+                    .append(client.port());
+            advertised.append(',').append(client.name()).append("://").append(client.bootstrapServers());
+            protocols.append(',').append(client.name()).append(":PLAINTEXT");
+        }
+        props.put("listeners", listeners.toString());
+        props.put("advertised.listeners", advertised.toString());
         props.put("controller.listener.names", "CONTROLLER");
         props.put("inter.broker.listener.name", "PLAINTEXT");
-        props.put("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
+        props.put("listener.security.protocol.map", protocols.toString());
         props.put("log.dirs", logDir.toString());
         props.put("offsets.topic.replication.factor", "1");
         props.put("offsets.topic.num.partitions", "1");
