@@ -335,6 +335,11 @@ public final class PgSourceConfig extends AbstractConfig {
         return query.isEmpty() ? Optional.empty() : Optional.of(query);
     }
 
+    /** {@code slot.failover}: wanted where the server offers failover slots. */
+    public boolean slotFailover() {
+        return getBoolean(HousekeepingSettings.SLOT_FAILOVER);
+    }
+
     public long slotRetainedWalWarnBytes() {
         return getLong(HousekeepingSettings.SLOT_RETAINED_WAL_WARN_BYTES);
     }

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -82,30 +83,26 @@ class ConnectClusterIT {
     @Test
     @DisplayName("the worker that runs the sink task killed (SIGKILL) in the middle of a large transaction")
     void sinkWorkerKilled() throws Exception {
-        try (FaultStory story = FaultStory.start(worker, servers, "cluster_sink_kill", Map.of(), FAST_SINK_GROUP)) {
-            FaultStory.Moment fault = story.midLargeTransaction();
-            String sink = story.run().sinkName();
-            ConnectWorkerProcess victim = cluster().workerRunning(sink, 0).orElseThrow();
-
-            victim.kill();
-
-            cluster().awaitTaskMovedFrom(sink, 0, victim, MOVED);
-            awaitBothRunningOnLiveWorkers(story);
-            story.assertRecoveredFrom(fault);
-        }
+        killTheWorkerRunning("cluster_sink_kill", SinkConnectorRun::sinkName);
     }
 
     @Test
     @DisplayName("the worker that runs the source task killed (SIGKILL) in the middle of a large transaction")
     void sourceWorkerKilled() throws Exception {
-        try (FaultStory story = FaultStory.start(worker, servers, "cluster_source_kill", Map.of(), FAST_SINK_GROUP)) {
+        killTheWorkerRunning("cluster_source_kill", run -> run.source().topicPrefix());
+    }
+
+    /** Kills the worker that runs the task of {@code connector} mid-transaction; the task goes on on the other one. */
+    private static void killTheWorkerRunning(String name, Function<SinkConnectorRun, String> connector)
+            throws SQLException {
+        try (FaultStory story = FaultStory.start(worker, servers, name, Map.of(), FAST_SINK_GROUP)) {
             FaultStory.Moment fault = story.midLargeTransaction();
-            String source = story.run().source().topicPrefix();
-            ConnectWorkerProcess victim = cluster().workerRunning(source, 0).orElseThrow();
+            String killed = connector.apply(story.run());
+            ConnectWorkerProcess victim = cluster().workerRunning(killed, 0).orElseThrow();
 
             victim.kill();
 
-            cluster().awaitTaskMovedFrom(source, 0, victim, MOVED);
+            cluster().awaitTaskMovedFrom(killed, 0, victim, MOVED);
             awaitBothRunningOnLiveWorkers(story);
             story.assertRecoveredFrom(fault);
         }

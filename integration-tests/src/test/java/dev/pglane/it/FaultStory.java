@@ -347,6 +347,14 @@ final class FaultStory implements AutoCloseable {
 
     /** The ledger's rows and distinct ids; read once the load has ended. */
     private List<Long> ledger(PostgresNode server) throws SQLException {
+        return ledger(server, schema);
+    }
+
+    /**
+     * The rows and distinct ids of the {@code ledger} table in {@code schema}: a transaction applied twice adds rows,
+     * not ids.
+     */
+    static List<Long> ledger(PostgresNode server, String schema) throws SQLException {
         try (SqlSession session = SqlSession.open(server)) {
             String table = schema + ".ledger";
             long rows = ((Number) session.queryValue("SELECT count(*) FROM " + table)).longValue();

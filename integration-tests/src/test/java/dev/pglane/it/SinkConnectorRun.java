@@ -34,7 +34,7 @@ final class SinkConnectorRun implements AutoCloseable {
     private final SourceConnectorRun source;
     private final PostgresNode target;
     private final String sinkName;
-    private final Pipeline pipeline;
+    private Pipeline pipeline;
 
     private SinkConnectorRun(SharedWorker worker, SourceConnectorRun source, PostgresNode target, String sinkName) {
         this.worker = worker;
@@ -110,6 +110,20 @@ final class SinkConnectorRun implements AutoCloseable {
 
     SourceConnectorRun source() {
         return source;
+    }
+
+    /** Moves the source connector to {@code server} ({@link SourceConnectorRun#moveTo}); the checks follow it. */
+    void sourceMovedTo(PostgresNode server) {
+        source.moveTo(server);
+        pipeline = new Pipeline(
+                server.jdbcUrl(),
+                pipeline.targetJdbcUrl(),
+                pipeline.bootstrapServers(),
+                pipeline.slot(),
+                pipeline.topicPrefix(),
+                pipeline.sinkName(),
+                pipeline.progressTable(),
+                pipeline.format());
     }
 
     Pipeline pipeline() {

@@ -12,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -35,7 +36,7 @@ final class SourceConnectorRun implements AutoCloseable {
     private static final Duration STARTUP = Duration.ofSeconds(60);
 
     private final SharedWorker worker;
-    private final PostgresNode source;
+    private PostgresNode source;
     private final String name;
     private final TopicReader reader;
     private final TransactionRebuilder rebuilder = new TransactionRebuilder();
@@ -81,6 +82,20 @@ final class SourceConnectorRun implements AutoCloseable {
 
     PostgresNode server() {
         return source;
+    }
+
+    /**
+     * Points the connector at {@code server} (a promoted standby of its server, say): its config gets the new host and
+     * port over REST, Connect restarts the task with it, and this run's checks and clean-up go to {@code server}.
+     */
+    void moveTo(PostgresNode server) {
+        Map<String, String> config = new HashMap<>(worker.rest().connectorConfig(name));
+        config.put("database.host", server.host());
+        config.put("database.port", Integer.toString(server.port()));
+        worker.rest().putConnectorConfig(name, config);
+        source = server;
+        worker.rest().awaitConnectorRunning(name, STARTUP);
+        awaitSlotActive(true, STARTUP);
     }
 
     String topicPrefix() {

@@ -103,6 +103,17 @@ public final class ReplicationConnection {
     }
 
     /**
+     * {@code ALTER_REPLICATION_SLOT} (PostgreSQL 17 and newer): turns the slot's failover on or off. Run before
+     * {@link #start}; the server waits for a slot another walsender holds until that one lets go.
+     */
+    public void alterSlotFailover(String slot, boolean failover) throws SQLException {
+        PGConnection pg = connection.unwrap(PGConnection.class);
+        try (Statement st = connection.createStatement()) {
+            st.execute("ALTER_REPLICATION_SLOT " + pg.escapeIdentifier(slot) + " (FAILOVER " + failover + ")");
+        }
+    }
+
+    /**
      * Drops the socket at once, without the polite CopyDone: after it, pgjdbc would read on until the
      * server has sent the rest of the transaction it is decoding, which takes as long as that is large.
      * Safe from any thread, also while the reader is blocked in the stream.

@@ -141,13 +141,8 @@ public final class ReplicationSession implements AutoCloseable {
             ServerVersion server = ServerVersion.of(sql);
             PublicationSetup.ensure(sql, config);
             boolean whenNeeded = config.snapshotMode() == SnapshotMode.WHEN_NEEDED;
-            SlotSetup.Slot slot = SlotSetup.ensure(
-                    sql,
-                    config.slotName(),
-                    start.resumeLsn(),
-                    config.slotRecreate(),
-                    start.connectorName(),
-                    whenNeeded);
+            boolean failoverOffered = FailoverSlot.offered(sql);
+            SlotSetup.Slot slot = ensureSlot(sql, config, start, failoverOffered);
             // a slot created again over the stored offset starts after it; the snapshot sends every row again
             Snapshot plan = slot.recreatedOverOffset() && whenNeeded ? new Snapshot(true, null) : start.snapshot();
             Lsn resume =
@@ -161,6 +156,9 @@ public final class ReplicationSession implements AutoCloseable {
                     ReplicationConnection.open(endpoint, "pglane-" + start.connectorName() + "-reader");
             PGReplicationStream stream;
             try {
+                if (failoverOffered) {
+                    FailoverSlot.align(sql, replication, config.slotName(), slot, config.slotFailover());
+                }
                 stream = replication.start(new ReplicationConnection.StreamRequest(
                         config.slotName(),
                         config.publicationName(),
@@ -463,6 +461,19 @@ public final class ReplicationSession implements AutoCloseable {
         } catch (SQLException ignored) {
             // Nothing more to release.
         }
+    }
+
+    /** The slot, created (a failover slot where the server offers one and slot.failover wants it) if missing. */
+    private static SlotSetup.Slot ensureSlot(
+            Connection sql, PgSourceConfig config, Start start, boolean failoverOffered) throws SQLException {
+        return SlotSetup.ensure(
+                sql,
+                config.slotName(),
+                start.resumeLsn(),
+                config.slotRecreate(),
+                start.connectorName(),
+                config.snapshotMode() == SnapshotMode.WHEN_NEEDED,
+                failoverOffered && config.slotFailover());
     }
 
     /** The server's version and the pgoutput protocol version it gets. */

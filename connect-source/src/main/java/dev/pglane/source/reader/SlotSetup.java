@@ -20,23 +20,25 @@ public final class SlotSetup {
     private static final Logger log = LoggerFactory.getLogger(SlotSetup.class);
     private static final String DUPLICATE_OBJECT = "42710";
 
-    /** invalidation_reason exists from PostgreSQL 17 on; read through to_jsonb, it is NULL before. */
+    /** invalidation_reason and failover exist from PostgreSQL 17 on; read through to_jsonb, they are NULL before. */
     private static final String STATE = "SELECT s.slot_type, s.plugin, s.database, pg_catalog.current_database(),"
-            + " s.confirmed_flush_lsn::text, s.wal_status, pg_catalog.to_jsonb(s) ->> 'invalidation_reason'"
+            + " s.confirmed_flush_lsn::text, s.wal_status, pg_catalog.to_jsonb(s) ->> 'invalidation_reason',"
+            + " (pg_catalog.to_jsonb(s) ->> 'failover')::boolean"
             + " FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = ?";
 
     private SlotSetup() {}
 
     /** The slot as the server describes it; {@code lost} when it can no longer serve changes. */
-    private record SlotState(Lsn confirmed, boolean lost, String why) {}
+    private record SlotState(Lsn confirmed, boolean lost, String why, boolean failover) {}
 
     /**
      * The slot, ready.
      *
      * @param confirmed its {@code confirmed_flush_lsn}: where a connector without a stored offset starts
      * @param recreatedOverOffset it was created again although an offset is stored: the changes between them are gone
+     * @param failover it is a failover slot (always false before PostgreSQL 17)
      */
-    public record Slot(Lsn confirmed, boolean recreatedOverOffset) {}
+    public record Slot(Lsn confirmed, boolean recreatedOverOffset, boolean failover) {}
 
     /**
      * Makes the slot ready to stream from.
@@ -45,6 +47,7 @@ public final class SlotSetup {
      * @param connector the connector's name, for the recovery steps the error names
      * @param snapshotFillsGap a new snapshot will send every row again ({@code snapshot.mode=when_needed}), so a slot
      *     lost under a stored offset is created again
+     * @param failover create a missing slot as a failover slot (PostgreSQL 17 and newer, on a primary)
      * @throws ConnectException if the slot exists but is not a logical pgoutput slot of this database, or if it is
      *     missing or invalidated while an offset is stored, {@code recreate} is {@link SlotRecreate#NEVER} and no
      *     snapshot fills the gap
@@ -55,11 +58,12 @@ public final class SlotSetup {
             Lsn stored,
             SlotRecreate recreate,
             String connector,
-            boolean snapshotFillsGap)
+            boolean snapshotFillsGap,
+            boolean failover)
             throws SQLException {
         SlotState state = state(connection, slot);
         if (state != null && !state.lost()) {
-            return new Slot(state.confirmed(), false);
+            return new Slot(state.confirmed(), false, state.failover());
         }
         String what = state == null ? "does not exist" : "can no longer serve changes (" + state.why() + ")";
         if (stored != null && recreate == SlotRecreate.NEVER && !snapshotFillsGap) {
@@ -75,7 +79,7 @@ public final class SlotSetup {
         if (state != null) {
             drop(connection, slot);
         }
-        Lsn created = create(connection, slot);
+        SlotState created = create(connection, slot, failover);
         if (stored != null && snapshotFillsGap) {
             log.warn(
                     "Replication slot '{}' {}; snapshot.mode=when_needed created it again at {} and sends every row"
@@ -84,7 +88,7 @@ public final class SlotSetup {
                             + " too",
                     slot,
                     what,
-                    created,
+                    created.confirmed(),
                     stored);
         } else if (stored != null) {
             log.warn(
@@ -92,22 +96,29 @@ public final class SlotSetup {
                             + " after {} up to {} were not captured and are missing downstream",
                     slot,
                     what,
-                    created,
+                    created.confirmed(),
                     stored,
-                    created);
+                    created.confirmed());
         } else if (state != null) {
             log.info("Replication slot '{}' {} and the connector has no stored offset: created it again", slot, what);
         }
-        return new Slot(created, stored != null);
+        return new Slot(created.confirmed(), stored != null, created.failover());
     }
 
-    private static Lsn create(Connection connection, String slot) throws SQLException {
-        try (PreparedStatement st = connection.prepareStatement(
-                "SELECT lsn::text FROM pg_catalog.pg_create_logical_replication_slot(?, 'pgoutput')")) {
+    private static SlotState create(Connection connection, String slot, boolean failover) throws SQLException {
+        // the five-argument form exists from PostgreSQL 17 on, where failover does
+        String sql = failover
+                ? "SELECT lsn::text FROM pg_catalog.pg_create_logical_replication_slot(?, 'pgoutput', false, false, true)"
+                : "SELECT lsn::text FROM pg_catalog.pg_create_logical_replication_slot(?, 'pgoutput')";
+        try (PreparedStatement st = connection.prepareStatement(sql)) {
             st.setString(1, slot);
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();
-                log.info("Created replication slot {} (pgoutput) at LSN {}", slot, rs.getString(1));
+                log.info(
+                        "Created replication slot {} (pgoutput{}) at LSN {}",
+                        slot,
+                        failover ? ", failover" : "",
+                        rs.getString(1));
             }
         } catch (SQLException e) {
             if (!DUPLICATE_OBJECT.equals(e.getSQLState())) {
@@ -118,7 +129,7 @@ public final class SlotSetup {
         if (created == null) {
             throw new ConnectException("Replication slot '" + slot + "' disappeared right after it was created");
         }
-        return created.confirmed();
+        return created;
     }
 
     private static void drop(Connection connection, String slot) throws SQLException {
@@ -147,7 +158,8 @@ public final class SlotSetup {
                 boolean lost = "lost".equals(walStatus) || reason != null;
                 String why = reason != null ? "invalidated: " + reason : "wal_status " + walStatus;
                 String confirmed = rs.getString(5);
-                return new SlotState(confirmed == null ? Lsn.INVALID : Lsn.parse(confirmed), lost, why);
+                return new SlotState(
+                        confirmed == null ? Lsn.INVALID : Lsn.parse(confirmed), lost, why, rs.getBoolean(8));
             }
         }
     }

@@ -11,6 +11,7 @@ import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.connect.validate.ServerCheck;
 import dev.pglane.connect.validate.ValidationReport;
 import dev.pglane.source.DecodingSettings;
+import dev.pglane.source.HousekeepingSettings;
 import dev.pglane.source.PgSourceConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,15 +42,19 @@ public final class SourceValidation {
                     .forEach(report::add);
         }
         report.warnIfServerUnverified(connectorName);
-        report.probeServer(connectorName, endpoint -> serverChecks(report, endpoint));
+        report.probeServer(connectorName, endpoint -> serverChecks(report, connectorName, endpoint));
         return report.toConfig();
     }
 
-    private static List<ServerCheck> serverChecks(ValidationReport report, DatabaseEndpoint endpoint) {
+    private static List<ServerCheck> serverChecks(
+            ValidationReport report, String connectorName, DatabaseEndpoint endpoint) {
         List<ServerCheck> checks = new ArrayList<>();
         checks.add(new LogicalReplicationCheck(endpoint));
         if (report.isValid(SLOT_NAME)) {
             checks.add(new SlotCheck((String) report.value(SLOT_NAME), endpoint));
+        }
+        if (Boolean.TRUE.equals(report.value(HousekeepingSettings.SLOT_FAILOVER))) {
+            checks.add(new FailoverCheck(connectorName, endpoint));
         }
         if (report.isValid(PUBLICATION_NAME, PUBLICATION_CREATE, TABLE_INCLUDE_LIST, TABLE_EXCLUDE_LIST)) {
             String listKey =

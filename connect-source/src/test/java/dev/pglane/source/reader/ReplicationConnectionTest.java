@@ -41,6 +41,11 @@ class ReplicationConnectionTest {
     }
 
     private static DatabaseEndpoint endpoint() {
+        return endpointOf(server);
+    }
+
+    /** The embedded server as the connectors reach it: the superuser, no TLS. */
+    static DatabaseEndpoint endpointOf(EmbeddedPostgres server) {
         return new DatabaseEndpoint(
                 "127.0.0.1",
                 server.getPort(),
