@@ -130,8 +130,14 @@ class ConnectClusterIT {
                     cluster().workerRunning(run.sinkName(), 0).orElseThrow();
             long zombieEpoch = run.progressOwnerEpoch();
 
+            String ledger = story.schema() + ".ledger";
+            Waits.until("the sink creates " + ledger + " on the target", MOVED, () -> {
+                try (SqlSession session = SqlSession.open(story.target())) {
+                    return (Boolean) session.queryValue("SELECT to_regclass(?) IS NOT NULL", ledger);
+                }
+            });
             try (SqlSession lock = SqlSession.open(story.target())) {
-                lock.exec("LOCK TABLE " + story.schema() + ".ledger IN EXCLUSIVE MODE");
+                lock.exec("LOCK TABLE " + ledger + " IN EXCLUSIVE MODE");
                 awaitApplyWaitingOnLock(story.target(), run.sinkName());
                 zombie.freeze();
                 cluster().partition(zombie);

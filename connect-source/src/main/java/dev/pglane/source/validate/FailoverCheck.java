@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What {@code slot.failover} can promise on this server, said in the log (none of it is an error: failover is the
  * primary's and its standbys' set-up). On PostgreSQL 17 and newer, on a primary: which physical slots (standbys) the
- * primary has, and whether {@code synchronized_standby_slots} names any of them. Without it the source may receive
- * changes no standby has yet; after a promotion the new primary lacks them while the target has them.
+ * primary has, and whether {@code synchronized_standby_slots} names any of them: with standbys but without it, the
+ * source may receive changes no standby has yet, which after a promotion the new primary lacks while the target has
+ * them (a WARN).
  */
 final class FailoverCheck implements ServerCheck {
     private static final Logger log = LoggerFactory.getLogger(FailoverCheck.class);
@@ -46,8 +47,14 @@ final class FailoverCheck implements ServerCheck {
                 return;
             }
             String synchronizedSlots = rs.getString(2);
-            String physicalSlots = rs.getString(3) == null ? "none" : rs.getString(3);
-            if (synchronizedSlots == null || synchronizedSlots.isBlank()) {
+            String physicalSlots = rs.getString(3);
+            if (physicalSlots == null) {
+                log.info(
+                        "Connector '{}': slot.failover is on, but {} has no physical slot, so no standby can keep a"
+                                + " copy of the slot yet",
+                        connectorName,
+                        endpoint.address());
+            } else if (synchronizedSlots == null || synchronizedSlots.isBlank()) {
                 log.warn(
                         "Connector '{}': slot.failover is on, but synchronized_standby_slots on {} is empty (physical"
                                 + " slots: {}): the source may receive changes before any standby has them, and"
