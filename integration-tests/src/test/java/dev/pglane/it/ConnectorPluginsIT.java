@@ -2,10 +2,14 @@ package dev.pglane.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.it.kafka.TopicFormat;
 import dev.pglane.it.stack.ConnectNode;
 import dev.pglane.it.stack.ConnectorPlugin;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
@@ -36,6 +40,17 @@ class ConnectorPluginsIT {
                 () -> "offered: " + plugins);
         assertEquals(
                 List.of(new ConnectorPlugin(SINK, "sink", version)), only(plugins, SINK), () -> "offered: " + plugins);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"pglane-source", "pglane-sink"})
+    @DisplayName("each plugin directory carries its manifest and the project's licence, the repository's LICENSE")
+    void eachPluginCarriesTheLicence(String plugin) throws IOException {
+        Path dir = SharedWorker.pluginPath().resolve(plugin);
+        assertTrue(Files.isRegularFile(dir.resolve("manifest.json")), dir + " has manifest.json");
+        String licence = Files.readString(dir.resolve("doc").resolve("LICENSE"));
+        assertTrue(licence.contains("Apache License") && licence.contains("Version 2.0, January 2004"), licence);
+        assertEquals(Files.readString(Path.of("..", "LICENSE")), licence, "the repository's LICENSE");
     }
 
     @ParameterizedTest(name = "{0}")
