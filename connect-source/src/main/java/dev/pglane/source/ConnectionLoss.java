@@ -4,6 +4,7 @@ import dev.pglane.connect.database.SqlStateClass;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Whether a failure means the connection to the server went away, so that a new session after a
@@ -25,23 +26,22 @@ public final class ConnectionLoss {
      * a moment, or a task instance left behind on a worker that lost its group, until Connect stops it.
      */
     public static boolean slotHeldElsewhere(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SQLException sql && SLOT_IN_USE.equals(sql.getSQLState())) {
-                return true;
-            }
-        }
-        return false;
+        return anyCause(e, t -> t instanceof SQLException sql && SLOT_IN_USE.equals(sql.getSQLState()));
     }
 
     /** True if {@code e}, or a cause of it, is a lost or refused connection. */
     public static boolean isLost(Throwable e) {
+        return anyCause(
+                e,
+                t -> t instanceof IOException
+                        || (t instanceof SQLException sql
+                                && (SqlStateClass.of(sql) == SqlStateClass.CONNECTION
+                                        || TRANSIENT_STATES.contains(sql.getSQLState()))));
+    }
+
+    private static boolean anyCause(Throwable e, Predicate<Throwable> test) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof IOException) {
-                return true;
-            }
-            if (t instanceof SQLException sql
-                    && (SqlStateClass.of(sql) == SqlStateClass.CONNECTION
-                            || TRANSIENT_STATES.contains(sql.getSQLState()))) {
+            if (test.test(t)) {
                 return true;
             }
         }

@@ -12,7 +12,8 @@ import org.apache.kafka.common.config.ConfigDef.Width;
 
 /**
  * The keys of the source's configuration that look after its replication slot (WAL it holds unnoticed, failover to a
- * standby): their docs, defaults and validators, defined into the replication group of {@link PgSourceConfig#CONFIG_DEF}, which reads them.
+ * standby): their docs, defaults and validators, defined into the replication group of {@link
+ * PgSourceConfig#CONFIG_DEF}, which reads them.
  */
 public final class HousekeepingSettings {
     public static final String HEARTBEAT_ACTION_QUERY = "heartbeat.action.query";

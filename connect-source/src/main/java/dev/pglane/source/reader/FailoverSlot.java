@@ -15,13 +15,13 @@ import org.slf4j.LoggerFactory;
  * before streaming, unless another walsender holds the slot: the session then goes on with the slot as it is, says
  * so, and the next one tries again.
  */
-final class FailoverSlot {
+public final class FailoverSlot {
     private static final Logger log = LoggerFactory.getLogger(FailoverSlot.class);
 
     private FailoverSlot() {}
 
     /** Whether the server behind {@code sql} can keep failover slots: PostgreSQL 17 or newer, not in recovery. */
-    static boolean offered(Connection sql) throws SQLException {
+    public static boolean offered(Connection sql) throws SQLException {
         try (Statement st = sql.createStatement();
                 ResultSet rs = st.executeQuery("SELECT pg_catalog.current_setting('server_version_num')::int >= 170000"
                         + " AND NOT pg_catalog.pg_is_in_recovery()")) {

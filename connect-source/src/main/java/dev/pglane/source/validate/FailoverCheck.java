@@ -3,6 +3,7 @@ package dev.pglane.source.validate;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.connect.validate.ServerCheck;
+import dev.pglane.source.reader.FailoverSlot;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,23 +32,21 @@ final class FailoverCheck implements ServerCheck {
 
     @Override
     public void run(Connection connection, List<ConfigProblem> problems) throws SQLException {
+        if (!FailoverSlot.offered(connection)) {
+            log.info(
+                    "Connector '{}': {} is no PostgreSQL 17+ primary, so slot.failover does not apply there",
+                    connectorName,
+                    endpoint.address());
+            return;
+        }
         try (Statement st = connection.createStatement();
-                ResultSet rs = st.executeQuery("SELECT pg_catalog.current_setting('server_version_num')::int >= 170000"
-                        + " AND NOT pg_catalog.pg_is_in_recovery(),"
-                        + " pg_catalog.current_setting('synchronized_standby_slots', true),"
+                ResultSet rs = st.executeQuery("SELECT pg_catalog.current_setting('synchronized_standby_slots', true),"
                         + " (SELECT pg_catalog.string_agg(slot_name || CASE WHEN active THEN ' (streaming)' ELSE ''"
                         + " END, ', ' ORDER BY slot_name) FROM pg_catalog.pg_replication_slots"
                         + " WHERE slot_type = 'physical')")) {
             rs.next();
-            if (!rs.getBoolean(1)) {
-                log.info(
-                        "Connector '{}': {} is no PostgreSQL 17+ primary, so slot.failover does not apply there",
-                        connectorName,
-                        endpoint.address());
-                return;
-            }
-            String synchronizedSlots = rs.getString(2);
-            String physicalSlots = rs.getString(3);
+            String synchronizedSlots = rs.getString(1);
+            String physicalSlots = rs.getString(2);
             if (physicalSlots == null) {
                 log.info(
                         "Connector '{}': slot.failover is on, but {} has no physical slot, so no standby can keep a"
