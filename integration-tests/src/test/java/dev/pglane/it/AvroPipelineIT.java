@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.pglane.it.kafka.TopicFormat;
-import dev.pglane.it.stack.ConnectorConfigs;
-import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
-import dev.pglane.it.stack.RegistryNode;
-import dev.pglane.it.stack.TaskMetrics;
+import dev.pglane.local.kafka.TopicFormat;
+import dev.pglane.local.stack.ConnectorConfigs;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresVersion;
+import dev.pglane.local.stack.RegistryNode;
+import dev.pglane.local.stack.TaskMetrics;
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import java.io.IOException;
 import java.net.URI;

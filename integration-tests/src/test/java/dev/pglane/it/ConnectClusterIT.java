@@ -3,9 +3,9 @@ package dev.pglane.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.it.fault.ConnectCluster;
-import dev.pglane.it.fault.ConnectWorkerProcess;
-import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.local.fault.ConnectCluster;
+import dev.pglane.local.fault.ConnectWorkerProcess;
+import dev.pglane.local.stack.PostgresNode;
 import dev.pglane.wire.Lsn;
 import java.nio.file.Files;
 import java.sql.SQLException;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.it.kafka.TopicFormat;
-import dev.pglane.it.stack.ConnectNode;
-import dev.pglane.it.stack.ConnectorPlugin;
+import dev.pglane.local.kafka.TopicFormat;
+import dev.pglane.local.stack.ConnectNode;
+import dev.pglane.local.stack.ConnectorPlugin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

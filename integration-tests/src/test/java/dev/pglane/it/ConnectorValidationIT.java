@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.it.stack.ConnectRestException;
-import dev.pglane.it.stack.ConnectorConfigs;
-import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
-import dev.pglane.it.stack.ValidationResult;
+import dev.pglane.local.stack.ConnectRestException;
+import dev.pglane.local.stack.ConnectorConfigs;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresVersion;
+import dev.pglane.local.stack.ValidationResult;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package dev.pglane.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresVersion;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Arrays;

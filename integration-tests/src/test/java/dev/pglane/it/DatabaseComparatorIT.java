@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
-import dev.pglane.it.verify.ComparisonReport;
-import dev.pglane.it.verify.DatabaseComparator;
-import dev.pglane.it.verify.TableComparison;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresVersion;
+import dev.pglane.local.verify.ComparisonReport;
+import dev.pglane.local.verify.DatabaseComparator;
+import dev.pglane.local.verify.TableComparison;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,7 +1,7 @@
 package dev.pglane.it;
 
-import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresVersion;
 import java.nio.file.Path;
 
 /** A source server with logical decoding and a target server (plain {@code replica} WAL), both of one major. */

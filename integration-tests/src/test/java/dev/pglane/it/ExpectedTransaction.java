@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.it.kafka.CommittedTransaction;
+import dev.pglane.local.kafka.CommittedTransaction;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.envelope.TransactionInfo;
 import dev.pglane.wire.marker.DataCollectionCount;

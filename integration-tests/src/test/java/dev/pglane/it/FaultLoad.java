@@ -1,6 +1,6 @@
 package dev.pglane.it;
 
-import dev.pglane.it.workload.ChangeWorkload;
+import dev.pglane.local.workload.ChangeWorkload;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

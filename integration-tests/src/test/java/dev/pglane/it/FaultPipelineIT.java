@@ -2,8 +2,8 @@ package dev.pglane.it;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.it.fault.TcpProxy;
-import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.local.fault.TcpProxy;
+import dev.pglane.local.stack.PostgresNode;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

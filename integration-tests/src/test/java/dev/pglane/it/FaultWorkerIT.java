@@ -1,7 +1,7 @@
 package dev.pglane.it;
 
-import dev.pglane.it.fault.ConnectFaults;
-import dev.pglane.it.fault.ConnectWorkerProcess;
+import dev.pglane.local.fault.ConnectFaults;
+import dev.pglane.local.fault.ConnectWorkerProcess;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;

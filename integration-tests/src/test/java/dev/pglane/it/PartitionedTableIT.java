@@ -3,9 +3,9 @@ package dev.pglane.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
-import dev.pglane.it.verify.ComparisonReport;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresVersion;
+import dev.pglane.local.verify.ComparisonReport;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

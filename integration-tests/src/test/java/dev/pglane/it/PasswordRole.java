@@ -1,6 +1,6 @@
 package dev.pglane.it;
 
-import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.pglane.it.stack.ConnectRestClient;
-import dev.pglane.it.stack.ConnectorStatus;
-import dev.pglane.it.stack.Endpoints;
+import dev.pglane.local.stack.ConnectRestClient;
+import dev.pglane.local.stack.ConnectorStatus;
+import dev.pglane.local.stack.Endpoints;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;

@@ -1,10 +1,10 @@
 package dev.pglane.it;
 
-import dev.pglane.it.fault.ConnectCluster;
-import dev.pglane.it.fault.ConnectWorkerProcess;
-import dev.pglane.it.stack.ConnectNode;
-import dev.pglane.it.stack.ConnectRestClient;
-import dev.pglane.it.stack.KafkaNode;
+import dev.pglane.local.fault.ConnectCluster;
+import dev.pglane.local.fault.ConnectWorkerProcess;
+import dev.pglane.local.stack.ConnectNode;
+import dev.pglane.local.stack.ConnectRestClient;
+import dev.pglane.local.stack.KafkaNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,16 +1,16 @@
 package dev.pglane.it;
 
-import dev.pglane.it.kafka.TopicReader;
-import dev.pglane.it.pipeline.CatchUp;
-import dev.pglane.it.pipeline.CommittedTransactions;
-import dev.pglane.it.pipeline.Pipeline;
-import dev.pglane.it.pipeline.Progress;
-import dev.pglane.it.pipeline.ProgressTable;
-import dev.pglane.it.stack.ConnectRestException;
-import dev.pglane.it.stack.ConnectorConfigs;
-import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.verify.ComparisonReport;
-import dev.pglane.it.verify.DatabaseComparator;
+import dev.pglane.local.kafka.TopicReader;
+import dev.pglane.local.pipeline.CatchUp;
+import dev.pglane.local.pipeline.CommittedTransactions;
+import dev.pglane.local.pipeline.Pipeline;
+import dev.pglane.local.pipeline.Progress;
+import dev.pglane.local.pipeline.ProgressTable;
+import dev.pglane.local.stack.ConnectRestException;
+import dev.pglane.local.stack.ConnectorConfigs;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.verify.ComparisonReport;
+import dev.pglane.local.verify.DatabaseComparator;
 import dev.pglane.wire.Lsn;
 import java.sql.SQLException;
 import java.time.Duration;

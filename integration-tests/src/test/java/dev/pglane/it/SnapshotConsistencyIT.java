@@ -3,12 +3,12 @@ package dev.pglane.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.it.consistency.ConsistencyWorkload;
-import dev.pglane.it.consistency.InvariantChecker;
-import dev.pglane.it.consistency.InvariantMonitor;
-import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
-import dev.pglane.it.verify.ComparisonReport;
+import dev.pglane.local.consistency.ConsistencyWorkload;
+import dev.pglane.local.consistency.InvariantChecker;
+import dev.pglane.local.consistency.InvariantMonitor;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresVersion;
+import dev.pglane.local.verify.ComparisonReport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

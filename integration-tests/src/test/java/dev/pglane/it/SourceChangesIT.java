@@ -9,9 +9,9 @@ import static dev.pglane.it.ExpectedChange.updateKeepingToast;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.it.kafka.CommittedTransaction;
-import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.local.kafka.CommittedTransaction;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresVersion;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package dev.pglane.it;
 
-import dev.pglane.it.kafka.CommittedTransaction;
-import dev.pglane.it.kafka.TopicFormat;
-import dev.pglane.it.kafka.TopicReader;
-import dev.pglane.it.kafka.TransactionRebuilder;
-import dev.pglane.it.stack.ConnectRestException;
-import dev.pglane.it.stack.ConnectorConfigs;
-import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.local.kafka.CommittedTransaction;
+import dev.pglane.local.kafka.TopicFormat;
+import dev.pglane.local.kafka.TopicReader;
+import dev.pglane.local.kafka.TransactionRebuilder;
+import dev.pglane.local.stack.ConnectRestException;
+import dev.pglane.local.stack.ConnectorConfigs;
+import dev.pglane.local.stack.PostgresNode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -2,9 +2,9 @@ package dev.pglane.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.pglane.it.kafka.CommittedTransaction;
-import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.local.kafka.CommittedTransaction;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresVersion;
 import dev.pglane.wire.Lsn;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -3,10 +3,10 @@ package dev.pglane.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.it.kafka.CommittedTransaction;
-import dev.pglane.it.kafka.WireRecord;
-import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.local.kafka.CommittedTransaction;
+import dev.pglane.local.kafka.WireRecord;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresVersion;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.marker.Marker;
 import java.sql.SQLException;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.pglane.it.kafka.CommittedTransaction;
-import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
+import dev.pglane.local.kafka.CommittedTransaction;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresVersion;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.envelope.Op;
 import java.nio.ByteBuffer;

@@ -1,6 +1,6 @@
 package dev.pglane.it;
 
-import dev.pglane.it.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresNode;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.pglane.connect.logging.LogCapture;
-import dev.pglane.it.pipeline.CatchUp;
-import dev.pglane.it.stack.ConnectorStatus;
-import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
-import dev.pglane.it.workload.ChangeWorkload;
-import dev.pglane.it.workload.WorkloadSchema;
+import dev.pglane.local.pipeline.CatchUp;
+import dev.pglane.local.stack.ConnectorStatus;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresVersion;
+import dev.pglane.local.workload.ChangeWorkload;
+import dev.pglane.local.workload.WorkloadSchema;
 import dev.pglane.wire.Lsn;
 import java.io.IOException;
 import java.nio.file.Files;

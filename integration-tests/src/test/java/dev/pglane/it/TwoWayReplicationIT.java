@@ -3,10 +3,10 @@ package dev.pglane.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.it.pipeline.CatchUp;
-import dev.pglane.it.stack.PostgresNode;
-import dev.pglane.it.stack.PostgresVersion;
-import dev.pglane.it.verify.ComparisonReport;
+import dev.pglane.local.pipeline.CatchUp;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresVersion;
+import dev.pglane.local.verify.ComparisonReport;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;

