@@ -7,6 +7,7 @@ import dev.pglane.sink.assemble.AssemblerListener;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.progress.AppliedPosition;
 import dev.pglane.sink.schedule.ApplyListener;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.wire.Xid;
 import dev.pglane.wire.marker.SnapshotChunk;
 import java.util.Map;

@@ -13,6 +13,7 @@ import dev.pglane.sink.decode.PayloadReader;
 import dev.pglane.sink.decode.RecordDecoder;
 import dev.pglane.sink.progress.OffsetLedger;
 import dev.pglane.sink.progress.OriginSessions;
+import dev.pglane.sink.progress.ProgressStore;
 import dev.pglane.sink.progress.SourceIdentityCheck;
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.wire.TopicNames;

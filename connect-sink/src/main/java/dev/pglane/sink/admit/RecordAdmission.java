@@ -1,7 +1,7 @@
 package dev.pglane.sink.admit;
 
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.target.TableMapping;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.sink.target.TypeText;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.envelope.ChangeEvent;

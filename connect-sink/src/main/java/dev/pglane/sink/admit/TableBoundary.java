@@ -1,7 +1,7 @@
 package dev.pglane.sink.admit;
 
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.target.TableMapping;
+import dev.pglane.sink.target.TableName;
 
 /**
  * The tables a writer of the topics may reach through this sink: those of a configured {@code table.include.list}

@@ -3,7 +3,6 @@ package dev.pglane.sink.apply;
 import static dev.pglane.sink.target.Identifiers.qualified;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.admit.TableBoundary;
 import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.assemble.SourceTransaction;
@@ -12,6 +11,7 @@ import dev.pglane.sink.progress.ProgressLog;
 import dev.pglane.sink.schedule.TransactionApplier;
 import dev.pglane.sink.target.TableEvolution;
 import dev.pglane.sink.target.TableMapping;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.sink.target.TargetCatalog;
 import dev.pglane.wire.envelope.TruncateInfo;
 import java.sql.Connection;

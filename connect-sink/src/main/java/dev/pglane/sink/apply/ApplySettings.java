@@ -1,7 +1,5 @@
 package dev.pglane.sink.apply;
 
-import dev.pglane.sink.ConflictPolicy;
-import dev.pglane.sink.SynchronousCommit;
 import java.time.Duration;
 
 /**

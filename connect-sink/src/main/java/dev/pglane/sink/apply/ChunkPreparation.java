@@ -2,9 +2,9 @@ package dev.pglane.sink.apply;
 
 import static dev.pglane.sink.target.Identifiers.qualified;
 
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.assemble.SourceTransaction;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.sink.target.TargetTable;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.marker.SnapshotChunk;

@@ -1,6 +1,6 @@
 package dev.pglane.sink.apply;
 
-import dev.pglane.sink.TableName;
+import dev.pglane.sink.target.TableName;
 
 /**
  * Told of every conflict an apply session meets, whatever the policy does with it, and of the misses of changes of

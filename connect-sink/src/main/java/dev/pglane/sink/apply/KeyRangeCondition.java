@@ -2,7 +2,7 @@ package dev.pglane.sink.apply;
 
 import static dev.pglane.sink.target.Identifiers.quote;
 
-import dev.pglane.sink.TableName;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.sink.target.TargetColumn;
 import dev.pglane.sink.target.TargetTable;
 import dev.pglane.wire.marker.SnapshotChunk;

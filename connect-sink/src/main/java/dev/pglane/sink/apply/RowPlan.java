@@ -4,9 +4,8 @@ import static dev.pglane.sink.target.Identifiers.columnList;
 import static dev.pglane.sink.target.Identifiers.qualified;
 import static dev.pglane.sink.target.Identifiers.quote;
 
-import dev.pglane.sink.ConflictPolicy;
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.assemble.ChangeRecord;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.sink.target.TargetColumn;
 import dev.pglane.sink.target.TargetTable;
 import dev.pglane.wire.envelope.ChangeEvent;

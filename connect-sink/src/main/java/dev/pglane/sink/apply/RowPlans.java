@@ -1,9 +1,9 @@
 package dev.pglane.sink.apply;
 
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.target.TableEvolution;
 import dev.pglane.sink.target.TableMapping;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.sink.target.TargetCatalog;
 import dev.pglane.sink.target.TargetTable;
 import dev.pglane.wire.envelope.ChangeEvent;

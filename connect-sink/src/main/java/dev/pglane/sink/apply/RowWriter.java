@@ -1,6 +1,5 @@
 package dev.pglane.sink.apply;
 
-import dev.pglane.sink.ConflictPolicy;
 import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.wire.envelope.RowImage;

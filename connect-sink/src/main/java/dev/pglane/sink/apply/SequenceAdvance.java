@@ -2,11 +2,11 @@ package dev.pglane.sink.apply;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.admit.TableBoundary;
 import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.target.Identifiers;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.wire.envelope.LogicalMessage;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.marker.DataCollectionCount;

@@ -2,8 +2,8 @@ package dev.pglane.sink.apply;
 
 import static dev.pglane.sink.target.Identifiers.qualified;
 
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.assemble.ChangeRecord;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.sink.target.TargetColumn;
 import dev.pglane.sink.target.TargetTable;
 import dev.pglane.wire.envelope.Op;

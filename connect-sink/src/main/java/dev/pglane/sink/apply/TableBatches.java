@@ -1,7 +1,7 @@
 package dev.pglane.sink.apply;
 
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.assemble.ChangeRecord;
+import dev.pglane.sink.target.TableName;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package dev.pglane.sink.progress;
 
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.target.Identifiers;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.wire.Lsn;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,6 +1,6 @@
 package dev.pglane.sink.schedule;
 
-import dev.pglane.sink.TableName;
+import dev.pglane.sink.target.TableName;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package dev.pglane.sink.schedule;
 
-import dev.pglane.sink.TableName;
+import dev.pglane.sink.target.TableName;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,10 +1,10 @@
 package dev.pglane.sink.schedule;
 
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.target.ForeignKey;
 import dev.pglane.sink.target.TableMapping;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.sink.target.TargetTable;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.envelope.Op;

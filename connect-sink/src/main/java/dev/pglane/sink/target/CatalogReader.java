@@ -1,6 +1,5 @@
 package dev.pglane.sink.target;
 
-import dev.pglane.sink.TableName;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,6 +1,5 @@
 package dev.pglane.sink.target;
 
-import dev.pglane.sink.TableName;
 import java.util.List;
 
 /**

@@ -1,7 +1,6 @@
 package dev.pglane.sink.target;
 
 import dev.pglane.sink.PgSinkConfig;
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.wire.envelope.SourceInfo;
 import dev.pglane.wire.types.ColumnParameters;

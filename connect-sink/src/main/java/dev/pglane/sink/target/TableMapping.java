@@ -1,7 +1,5 @@
 package dev.pglane.sink.target;
 
-import dev.pglane.sink.TableName;
-
 /** Maps a source table to its target table through {@code table.name.format}. */
 public final class TableMapping {
     private final String format;

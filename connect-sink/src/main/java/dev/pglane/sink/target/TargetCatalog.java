@@ -2,7 +2,6 @@ package dev.pglane.sink.target;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.connect.database.SqlStateClass;
-import dev.pglane.sink.TableName;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;

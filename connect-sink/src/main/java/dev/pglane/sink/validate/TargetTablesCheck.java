@@ -4,8 +4,8 @@ import static dev.pglane.sink.PgSinkConfig.AUTO_CREATE;
 
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.connect.validate.ServerCheck;
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.target.TableMapping;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.wire.TopicNames;
 import java.sql.Connection;
 import java.sql.ResultSet;

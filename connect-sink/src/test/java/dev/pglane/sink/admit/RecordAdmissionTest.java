@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.target.TableMapping;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.envelope.ChangeEvent;

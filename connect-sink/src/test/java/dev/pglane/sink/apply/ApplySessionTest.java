@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
-import dev.pglane.sink.ConflictPolicy;
-import dev.pglane.sink.SynchronousCommit;
 import dev.pglane.sink.admit.TableBoundary;
 import dev.pglane.sink.admit.TableIncludeList;
 import dev.pglane.sink.assemble.SourceTransaction;

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.logging.LogCapture;
-import dev.pglane.sink.ConflictPolicy;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.marker.SnapshotChunk;

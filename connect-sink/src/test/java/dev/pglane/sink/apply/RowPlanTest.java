@@ -8,9 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.sink.ConflictPolicy;
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.assemble.ChangeRecord;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.sink.target.TargetColumn;
 import dev.pglane.sink.target.TargetTable;
 import dev.pglane.wire.Lsn;

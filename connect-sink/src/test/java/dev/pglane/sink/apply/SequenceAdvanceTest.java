@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.connect.logging.LogCapture;
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.admit.TableBoundary;
 import dev.pglane.sink.admit.TableIncludeList;
 import dev.pglane.sink.target.TableMapping;
+import dev.pglane.sink.target.TableName;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;

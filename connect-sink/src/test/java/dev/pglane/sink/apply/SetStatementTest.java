@@ -4,7 +4,6 @@ import static dev.pglane.sink.apply.SourceTable.column;
 import static dev.pglane.sink.apply.SourceTable.key;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.pglane.sink.ConflictPolicy;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.types.PgType;
 import java.sql.SQLException;

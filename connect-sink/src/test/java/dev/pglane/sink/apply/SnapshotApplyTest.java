@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.logging.LogCapture;
-import dev.pglane.sink.ConflictPolicy;
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.assemble.SourceTransaction;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.marker.SnapshotChunk;
 import dev.pglane.wire.types.PgType;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.apply.TargetServer;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.marker.Marker;
 import java.sql.Connection;

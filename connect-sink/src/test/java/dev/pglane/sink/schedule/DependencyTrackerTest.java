@@ -2,7 +2,7 @@ package dev.pglane.sink.schedule;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.pglane.sink.TableName;
+import dev.pglane.sink.target.TableName;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

@@ -1,11 +1,11 @@
 package dev.pglane.sink.schedule;
 
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.assemble.ListedChanges;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.target.ForeignKey;
 import dev.pglane.sink.target.TableMapping;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.sink.target.TargetColumn;
 import dev.pglane.sink.target.TargetTable;
 import dev.pglane.wire.Lsn;

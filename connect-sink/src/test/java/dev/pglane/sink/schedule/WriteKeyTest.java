@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.pglane.sink.TableName;
+import dev.pglane.sink.target.TableName;
 import java.math.BigDecimal;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -11,9 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.schedule.SampleTables.TxBuilder;
 import dev.pglane.sink.target.TableMapping;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.sink.target.TargetTable;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.envelope.LogicalMessage;

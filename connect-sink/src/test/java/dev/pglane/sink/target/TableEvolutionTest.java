@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.connect.database.SqlStateClass;
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.apply.SourceTable;
 import dev.pglane.sink.apply.TargetServer;
 import dev.pglane.sink.apply.TestTransaction;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pglane.sink.TableName;
 import dev.pglane.sink.apply.TargetServer;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -3,7 +3,6 @@ package dev.pglane.source.reader;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.source.PgSourceConfig;
 import dev.pglane.source.SnapshotMode;
-import dev.pglane.source.StreamingMode;
 import dev.pglane.source.capture.CapturedTables;
 import dev.pglane.source.capture.NewTableWatch;
 import dev.pglane.source.capture.TableCapture;

@@ -1,4 +1,4 @@
-package dev.pglane.sink;
+package dev.pglane.sink.apply;
 
 /** What the sink does when a change does not fit the target row (insert of an existing key, update or delete of a missing one). */
 public enum ConflictPolicy {

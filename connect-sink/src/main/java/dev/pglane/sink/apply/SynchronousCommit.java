@@ -1,4 +1,4 @@
-package dev.pglane.sink;
+package dev.pglane.sink.apply;
 
 /**
  * The {@code synchronous_commit} of the apply sessions. Progress is stored in the same transaction

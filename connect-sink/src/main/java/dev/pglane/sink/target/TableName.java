@@ -1,4 +1,4 @@
-package dev.pglane.sink;
+package dev.pglane.sink.target;
 
 /** A schema-qualified table name as written in the config, without quotes. */
 public record TableName(String schema, String table) {

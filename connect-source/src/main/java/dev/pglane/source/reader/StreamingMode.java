@@ -1,4 +1,4 @@
-package dev.pglane.source;
+package dev.pglane.source.reader;
 
 /** Whether the server streams large transactions before they commit (pgoutput option {@code streaming}). */
 public enum StreamingMode {

@@ -1,4 +1,4 @@
-package dev.pglane.source;
+package dev.pglane.source.reader;
 
 /** How change records are spread over topics; the marker topic is the same either way. */
 public enum TopicRouting {

@@ -1,4 +1,4 @@
-package dev.pglane.source;
+package dev.pglane.source.reader;
 
 /** What happens to messages written with {@code pg_logical_emit_message} (pgoutput option {@code messages}). */
 public enum LogicalMessages {

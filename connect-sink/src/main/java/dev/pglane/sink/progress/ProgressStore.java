@@ -1,4 +1,4 @@
-package dev.pglane.sink;
+package dev.pglane.sink.progress;
 
 /** Where the sink records, in each applied transaction, the source position it has applied up to. */
 public enum ProgressStore {
