@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pglane.local.stack.ConnectRestClient;
 import dev.pglane.local.stack.ConnectorStatus;
 import dev.pglane.local.stack.Endpoints;
+import dev.pglane.wire.Lsn;
+import java.io.File;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -24,6 +26,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -41,6 +46,13 @@ class PglaneLocalCommandIT {
     private static final String SOURCE = SharedWorker.SOURCE_CONNECTOR;
     private static final Path SCRIPT =
             Path.of(System.getProperty("pglane.repo.root", "..")).resolve("pglane-local");
+    /** The live view going back over its previous frame: cursor up its five lines, erase from there down. */
+    private static final String REDRAW = "\033[5F\033[J";
+
+    private static final Pattern APPLIED_LSN = Pattern.compile("sink {4}LSN ([0-9A-F]+/[0-9A-F]+)");
+    /** The log layout of the stack's log4j configuration: time, level, thread, logger. */
+    private static final Pattern LOG_LINE =
+            Pattern.compile("\\d{2}:\\d{2}:\\d{2}\\.\\d{3} +(TRACE|DEBUG|INFO|WARN|ERROR) ");
 
     @TempDir
     Path home;
@@ -135,14 +147,17 @@ class PglaneLocalCommandIT {
     }
 
     @Test
-    @DisplayName("demo runs workloads through both connectors, waits for the sink, verifies and reports its figures")
+    @DisplayName("demo, in a terminal: live view redrawn in place with a rising applied LSN, logs only in demo.log,"
+            + " then its figures and verify's table")
     void demo() throws Exception {
-        Result demo = run(400, "demo", "--seconds", "5", "--workers", "2");
+        Result demo = runInTerminal(400, "demo", "--seconds", "5", "--workers", "2");
         assertEquals(0, demo.exitCode(), demo::output);
         for (String figure : List.of(
                 "demo: applied: ", " tx/s, ", " rows/s ", "demo: lag ", "max ", "source and target are equal")) {
             assertTrue(demo.output().contains(figure), () -> "no '" + figure + "' in:\n" + demo.output());
         }
+        assertLiveView(demo.output());
+        assertLogsOnlyInTheLogFile(demo.output(), home.resolve("demo.log"));
         assertFalse(Files.exists(home.resolve("stack.pid")), "the demo leaves no stack behind it");
         try (Stream<Path> pidFiles = Files.find(
                 home.resolve("demo"),
@@ -150,6 +165,33 @@ class PglaneLocalCommandIT {
                 (path, attributes) -> path.getFileName().toString().equals("postmaster.pid"))) {
             assertEquals(List.of(), pidFiles.toList(), "the demo's servers are stopped");
         }
+    }
+
+    /**
+     * Frames drawn over one another (the cursor goes up over the previous frame and erases below it), several of
+     * them, with the sink's applied LSN rising from frame to frame and never going back.
+     */
+    private static void assertLiveView(String output) {
+        assertTrue(output.contains(REDRAW), () -> "the view never redrew in place:\n" + output);
+        List<Lsn> applied = new ArrayList<>();
+        Matcher sink = APPLIED_LSN.matcher(output);
+        while (sink.find()) {
+            applied.add(Lsn.parse(sink.group(1)));
+        }
+        assertTrue(applied.size() >= 3, () -> "fewer than 3 frames:\n" + output);
+        for (int i = 1; i < applied.size(); i++) {
+            assertTrue(applied.get(i).compareTo(applied.get(i - 1)) >= 0, "applied LSN went back: " + applied);
+        }
+        assertTrue(applied.stream().distinct().count() >= 3, () -> "the applied LSN rose less than twice: " + applied);
+    }
+
+    /** What the servers, the broker and the worker log is in the log file; not a line of it on the terminal. */
+    private static void assertLogsOnlyInTheLogFile(String terminal, Path logFile) throws IOException {
+        List<String> leaked =
+                terminal.lines().filter(line -> LOG_LINE.matcher(line).find()).toList();
+        assertEquals(List.of(), leaked, "log lines on the terminal");
+        String log = Files.readString(logFile);
+        assertTrue(LOG_LINE.matcher(log).find() && log.contains("stack ready in"), () -> "no log in " + logFile);
     }
 
     private static void assertAllKeysPresent(Path endpointsFile) throws IOException {
@@ -201,20 +243,35 @@ class PglaneLocalCommandIT {
 
     private record Result(int exitCode, String output) {}
 
+    /** The script under a pseudo-terminal ({@code script} from util-linux), as a person at a terminal runs it. */
+    private Result runInTerminal(int timeoutSeconds, String... args) throws Exception {
+        String command = Stream.concat(Stream.of(SCRIPT.toString()), Stream.of(args))
+                .map(word -> "'" + word + "'")
+                .collect(Collectors.joining(" "));
+        return start(
+                timeoutSeconds, List.of("script", "--quiet", "--flush", "--return", "--command", command, "/dev/null"));
+    }
+
     private Result run(int timeoutSeconds, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
         command.addAll(List.of(args));
+        return start(timeoutSeconds, command);
+    }
+
+    private Result start(int timeoutSeconds, List<String> command) throws Exception {
         Path output = Files.createTempFile(home, "pglane-local-", ".out");
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile())
                 .directory(home.toFile());
         builder.environment().put("PGLANE_LOCAL_HOME", home.toString());
+        builder.environment().put("TERM", "xterm");
+        builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Process process = builder.start();
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.destroyForcibly();
-            throw new AssertionError("./pglane-local " + String.join(" ", args) + " took over " + timeoutSeconds
-                    + " s:\n" + Files.readString(output));
+            throw new AssertionError(
+                    String.join(" ", command) + " took over " + timeoutSeconds + " s:\n" + Files.readString(output));
         }
         return new Result(process.exitValue(), Files.readString(output));
     }

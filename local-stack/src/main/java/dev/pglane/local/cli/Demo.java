@@ -8,12 +8,17 @@ import dev.pglane.local.stack.PostgresNode;
 import dev.pglane.local.stack.PostgresVersion;
 import dev.pglane.local.verify.ComparisonReport;
 import dev.pglane.local.verify.DatabaseComparator;
+import dev.pglane.local.watch.ConnectorMetricsReader;
+import dev.pglane.local.watch.ViewOutput;
+import dev.pglane.local.watch.Watcher;
 import dev.pglane.local.workload.ChangeWorkload;
 import dev.pglane.local.workload.Pgbench;
 import dev.pglane.local.workload.WorkloadSchema;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -36,8 +41,9 @@ final class Demo {
      * @param duration how long the workloads run
      * @param workers the sink's {@code apply.workers}
      * @param pgbench the pgbench program; without it the mixed workload runs alone, with twice the clients
+     * @param avro the connectors write and read Avro through a schema registry, instead of JSON
+     * @param log where the stack's logs go (the script sends this JVM's output there), named to the reader once
      */
-    /** @param avro the connectors write and read Avro through a schema registry, instead of JSON */
     record Options(
             PostgresVersion version,
             Path workDir,
@@ -45,21 +51,31 @@ final class Demo {
             Duration duration,
             int workers,
             Path pgbench,
-            boolean avro) {}
+            boolean avro,
+            Path log) {}
 
     private final Options options;
+    private final ViewOutput console;
     private final DemoReport report;
+    private volatile boolean finished;
+    private volatile boolean stopping;
+    private volatile Watcher watcher;
 
-    Demo(Options options) {
+    /** @param console the person's screen: the report's lines and the live view */
+    Demo(Options options, ViewOutput console) {
         this.options = options;
-        this.report = new DemoReport(System.out);
+        this.console = console;
+        this.report = new DemoReport(console);
     }
 
     int run() throws Exception {
         try (LocalStack stack = new LocalStack(new LocalStack.Options(
                 options.version(), options.workDir(), options.pluginPath(), false, options.avro()))) {
-            Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "pglane-demo-shutdown"));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> stopEarly(stack), "pglane-demo-shutdown"));
+            report.starting(options, options.log());
+            Instant stackBegin = Instant.now();
             stack.start();
+            report.stackUp(Duration.between(stackBegin, Instant.now()));
             boolean pgbench = Pgbench.isInstalled(options.pgbench());
             ChangeWorkload mixed = new ChangeWorkload(stack.source().jdbcUrl(), new WorkloadSchema(WORKLOAD_SCHEMA));
             prepare(stack, pgbench, mixed);
@@ -70,13 +86,17 @@ final class Demo {
             report.started(options, pgbench);
             Instant begin = Instant.now();
             CatchUp.Result caughtUp;
-            try (LagSampler lag = LagSampler.start(pipeline)) {
+            try (LagSampler lag = LagSampler.start(pipeline);
+                    Watcher view = watch(stack, begin)) {
                 runWorkloads(stack.source(), pgbench, mixed);
                 Instant workloadEnd = Instant.now();
+                view.status(() -> "catching up, " + elapsed(workloadEnd) + " since the workload ended");
                 caughtUp = awaitCatchUp(stack, pipeline);
                 if (caughtUp == null) {
                     return PglaneLocal.EXIT_FAILURE;
                 }
+                view.status(() -> "caught up");
+                view.close();
                 report.caughtUp(caughtUp, begin, workloadEnd, lag);
             }
             ComparisonReport comparison = new DatabaseComparator(
@@ -84,7 +104,49 @@ final class Demo {
                     .compare();
             report.verified(comparison);
             return comparison.isEqual() ? PglaneLocal.EXIT_OK : PglaneLocal.EXIT_FAILURE;
+        } catch (Exception e) {
+            if (!stopping) {
+                report.failed("the demo failed (the trace is in the log)", e);
+            }
+            throw e;
+        } finally {
+            finished = true;
         }
+    }
+
+    /**
+     * The live view, from the connectors' metrics in this JVM (the worker runs here), until the sink has caught
+     * up.
+     */
+    private Watcher watch(LocalStack stack, Instant begin) {
+        ConnectorMetricsReader metrics = new ConnectorMetricsReader(
+                ManagementFactory.getPlatformMBeanServer(),
+                stack.endpoints().sourceConnector(),
+                stack.endpoints().sinkConnector(),
+                options.workers());
+        String total = options.duration().toSeconds() + " s";
+        watcher = Watcher.start(metrics, console, () -> "workload running, " + elapsed(begin) + " of " + total);
+        return watcher;
+    }
+
+    /** Ctrl-C (or any other end of the JVM before the demo has finished): say so, and stop every part in order. */
+    private void stopEarly(LocalStack stack) {
+        if (finished) {
+            return;
+        }
+        stopping = true;
+        Watcher view = watcher;
+        if (view != null) {
+            view.close();
+        }
+        report.interrupted();
+        stack.close();
+        report.stopped(options.log());
+    }
+
+    private static String elapsed(Instant since) {
+        return String.format(
+                Locale.ROOT, "%d s", Duration.between(since, Instant.now()).toSeconds());
     }
 
     /**

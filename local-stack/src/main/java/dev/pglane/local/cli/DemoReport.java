@@ -4,18 +4,32 @@ import dev.pglane.local.pipeline.CatchUp;
 import dev.pglane.local.pipeline.CommittedTransactions;
 import dev.pglane.local.pipeline.LagSampler;
 import dev.pglane.local.verify.ComparisonReport;
+import dev.pglane.local.watch.ViewOutput;
 import dev.pglane.local.workload.ChangeWorkload;
-import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 
-/** What {@link Demo} prints, a few lines per step, with the figures a reader asks for first. */
+/**
+ * What {@link Demo} prints, a few lines per step, with the figures a reader asks for first; through the view's
+ * output, so that the lines stay above the live view.
+ */
 final class DemoReport {
-    private final PrintStream out;
+    private final ViewOutput out;
 
-    DemoReport(PrintStream out) {
+    DemoReport(ViewOutput out) {
         this.out = out;
+    }
+
+    void starting(Demo.Options options, Path log) {
+        line(
+                "starting PostgreSQL %d (source and target), a Kafka broker and a Connect worker; their logs go to %s",
+                options.version().major(), log);
+    }
+
+    void stackUp(Duration took) {
+        line("stack up in %s; creating the source's tables and both connectors", seconds(took));
     }
 
     void started(Demo.Options options, boolean pgbench) {
@@ -61,15 +75,23 @@ final class DemoReport {
 
     void verified(ComparisonReport comparison) {
         line("verify:");
-        out.println(comparison.summary());
+        comparison.summary().lines().forEach(out::message);
     }
 
     void failed(String what, Exception e) {
         line("%s: %s", what, e.getMessage());
     }
 
+    void interrupted() {
+        line("interrupted: stopping the stack (the connectors, the worker, the broker and both servers)");
+    }
+
+    void stopped(Path log) {
+        line("stopped; the logs are in %s", log);
+    }
+
     private void line(String format, Object... args) {
-        out.println("demo: " + String.format(Locale.ROOT, format, args));
+        out.message("demo: " + String.format(Locale.ROOT, format, args));
     }
 
     private static String seconds(Duration duration) {

@@ -9,8 +9,15 @@ import dev.pglane.local.stack.LocalStack;
 import dev.pglane.local.stack.PostgresVersion;
 import dev.pglane.local.verify.ComparisonReport;
 import dev.pglane.local.verify.DatabaseComparator;
+import dev.pglane.local.watch.AttachedJvm;
+import dev.pglane.local.watch.ConnectorMetricsReader;
+import dev.pglane.local.watch.ViewOutput;
+import dev.pglane.local.watch.Watcher;
 import dev.pglane.local.workload.Pgbench;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -36,8 +43,14 @@ import org.slf4j.LoggerFactory;
  *                                   exit 0 equal, 1 different (or not caught up), 2 usage or connection error
  * status --endpoints-file FILE      exit 0 all connectors running, 1 not, 2 worker unreachable
  * demo   --work-dir DIR --plugin-path DIR [--seconds N] [--workers N] [--pg-version N] [--pgbench PATH] [--format F]
+ *        [--log-file FILE] [--console FILE] [--view live|plain]
  *                                   exit 0 the target equals the source afterwards, 1 not
+ * watch  --endpoints-file FILE --pid PID [--console FILE] [--view live|plain]
+ *                                   the live view of the stack in process PID, until Ctrl-C; exit 1 if it stops
  * </pre>
+ *
+ * <p>{@code --console} is where a person reads (the script passes the terminal, its own output going to a log);
+ * {@code --view live} redraws in place, for a terminal, {@code plain} writes a line every few seconds.
  */
 public final class PglaneLocal {
     private static final Logger log = LoggerFactory.getLogger(PglaneLocal.class);
@@ -46,6 +59,8 @@ public final class PglaneLocal {
     static final int EXIT_FAILURE = 1;
     /** A bad command line, or nothing to talk to. */
     static final int EXIT_USAGE = 2;
+    /** Without a terminal, the view writes one line per this many frames: every five seconds. */
+    private static final int PLAIN_EVERY_FRAMES = 5;
 
     private PglaneLocal() {}
 
@@ -65,7 +80,7 @@ public final class PglaneLocal {
 
     static int run(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new UsageException("a command is required: up, verify, status or demo");
+            throw new UsageException("a command is required: up, verify, status, demo or watch");
         }
         String command = args[0];
         Map<String, String> options = parseOptions(List.of(args).subList(1, args.length));
@@ -78,6 +93,8 @@ public final class PglaneLocal {
                 return status(endpoints(options));
             case "demo":
                 return demo(options);
+            case "watch":
+                return watch(endpoints(options), options);
             default:
                 throw new UsageException("unknown command '" + command + "'");
         }
@@ -170,8 +187,54 @@ public final class PglaneLocal {
                 Duration.ofSeconds(positive(options.getOrDefault("--seconds", "30"), "--seconds")),
                 positive(options.getOrDefault("--workers", "4"), "--workers"),
                 Path.of(options.getOrDefault("--pgbench", Pgbench.DEFAULT_EXECUTABLE.toString())),
-                avro(options));
-        return new Demo(demo).run();
+                avro(options),
+                Path.of(options.getOrDefault("--log-file", "standard output")));
+        return new Demo(demo, console(options)).run();
+    }
+
+    /** The live view of a stack that runs in another JVM, read from its MBeans until Ctrl-C or until it stops. */
+    private static int watch(Endpoints endpoints, Map<String, String> options) throws Exception {
+        long pid = positive(required(options, "--pid"), "--pid");
+        ViewOutput console = console(options);
+        if (endpoints.sinkConnector() == null || endpoints.sourceConnector() == null) {
+            throw new UsageException("the stack has no connectors to watch (it was started with --no-connectors)");
+        }
+        int workers = Integer.parseInt(new ConnectRestClient(endpoints.connectRestUrl())
+                .connectorConfig(endpoints.sinkConnector())
+                .getOrDefault("apply.workers", "0"));
+        try (AttachedJvm stack = AttachedJvm.attach(pid)) {
+            ConnectorMetricsReader metrics = new ConnectorMetricsReader(
+                    stack.mbeans(), endpoints.sourceConnector(), endpoints.sinkConnector(), workers);
+            Watcher watcher = Watcher.start(metrics, console, () -> "watching the stack (Ctrl-C stops watching)");
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(
+                            () -> {
+                                watcher.close();
+                                console.message("watch: stopped watching; the stack keeps running"
+                                        + " (./pglane-local down stops it)");
+                            },
+                            "pglane-watch-shutdown"));
+            IOException lost = watcher.awaitLost();
+            if (lost == null) {
+                return EXIT_OK; // Ctrl-C: the shutdown hook closed the watcher and said so
+            }
+            console.message("watch: the stack went away: " + lost.getMessage());
+            return EXIT_FAILURE;
+        }
+    }
+
+    /** The person's screen: the file {@code --console} names (the terminal, from the script), or standard output. */
+    private static ViewOutput console(Map<String, String> options) throws IOException {
+        String view = options.getOrDefault("--view", "plain");
+        if (!view.equals("live") && !view.equals("plain")) {
+            throw new UsageException("--view must be live or plain: " + view);
+        }
+        String file = options.get("--console");
+        // appending: a terminal ignores it, and a file the console was redirected to is not truncated
+        PrintStream out = file == null
+                ? System.out
+                : new PrintStream(new FileOutputStream(file, true), true, StandardCharsets.UTF_8);
+        return ViewOutput.of(out, view.equals("live"), PLAIN_EVERY_FRAMES);
     }
 
     /** {@code --format avro}: Avro through a schema registry the stack starts; {@code json} (the default) otherwise. */
