@@ -5,19 +5,19 @@ package dev.pglane.local.bench;
  *
  * @param workers {@code apply.workers}; 1 for PostgreSQL's subscriber, which applies with one worker
  */
-record CatchUpConfiguration(String system, int workers) {
+public record CatchUpConfiguration(String system, int workers) {
     static final CatchUpConfiguration NATIVE = new CatchUpConfiguration(NativeSubscriberRun.SYSTEM, 1);
 
     static CatchUpConfiguration pglane(int workers) {
         return new CatchUpConfiguration(SinkConnectorRun.SYSTEM, workers);
     }
 
-    boolean isNative() {
+    public boolean isNative() {
         return system.equals(NativeSubscriberRun.SYSTEM);
     }
 
     /** For people, e.g. {@code pglane, 4 workers}. */
-    String label() {
+    public String label() {
         return isNative() ? "PostgreSQL subscriber" : system + ", " + workers + (workers == 1 ? " worker" : " workers");
     }
 

@@ -11,7 +11,8 @@ import java.util.List;
  * first third's plus {@link #SLACK_SECONDS} (a pipeline that keeps up shows a flat lag with noise; one that falls
  * behind shows a lag rising with time).
  *
- * @param samples the readings with progress
+ * @param samples the readings with progress, in the order they were taken (report.json keeps them, so the lag over
+ *     time can be drawn)
  * @param series the lag at every {@link #SERIES_STEP_SECONDS} of the load (the first reading at or after each
  *     step), to show its shape
  */
@@ -20,13 +21,14 @@ record LagSummary(
         double endSeconds,
         double firstThirdMean,
         double lastThirdMean,
-        int samples,
+        List<Sample> samples,
         List<Double> series) {
     static final double GROWTH_ALLOWED = 1.5;
     static final double SLACK_SECONDS = 0.5;
     static final int SERIES_STEP_SECONDS = 5;
 
     LagSummary {
+        samples = List.copyOf(samples);
         series = List.copyOf(series);
     }
 
@@ -44,7 +46,7 @@ record LagSummary(
                 end,
                 mean(samples, 0, loadSeconds / 3),
                 mean(samples, loadSeconds * 2 / 3, loadSeconds),
-                samples.size(),
+                samples,
                 series(samples, loadSeconds));
     }
 

@@ -1,12 +1,13 @@
 package dev.pglane.local.bench;
 
 import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * The readers of the source stage, in the order reports list them, with the names {@code report.json} gives them:
  * {@code system} as issue #6 defines it, and {@code consumer} to tell pglane's two runs apart.
  */
-enum SourceSystem {
+public enum SourceSystem {
     RECVLOGICAL(RecvLogicalRun.SYSTEM, "pg_recvlogical", "dev_null"),
     PGLANE_KAFKA(ConnectorRun.SYSTEM, "pglane", "kafka_json"),
     PGLANE_KAFKA_AVRO(ConnectorRun.SYSTEM_AVRO, "pglane", "kafka_avro"),
@@ -30,8 +31,15 @@ enum SourceSystem {
                 .orElseThrow(() -> new IllegalArgumentException("no source system " + label));
     }
 
+    /** The reader a source entry of {@code report.json} names by its {@code system} and {@code consumer}. */
+    public static Optional<SourceSystem> inReport(String system, String consumer) {
+        return Arrays.stream(values())
+                .filter(s -> s.system.equals(system) && s.consumer.equals(consumer))
+                .findFirst();
+    }
+
     /** For people, as {@link Measurement#system()} holds it. */
-    String label() {
+    public String label() {
         return label;
     }
 

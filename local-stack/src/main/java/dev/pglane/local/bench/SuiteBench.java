@@ -1,5 +1,6 @@
 package dev.pglane.local.bench;
 
+import dev.pglane.local.bench.html.HtmlReport;
 import dev.pglane.local.bench.snapshot.SnapshotConnectors;
 import dev.pglane.local.bench.snapshot.SnapshotReport;
 import dev.pglane.local.bench.snapshot.SnapshotStage;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * the template's state. Then the end-to-end stage: pgbench's load through the whole pipeline ({@link EndToEndRun}).
  * Last, the snapshot stage, on a database of its own on the source, so that it changes nothing the other stages read
  * ({@link SnapshotStage}).
- * Writes {@code report.json} (every run of every stage) and {@code report.md}.
+ * Writes {@code report.json} (every run of every stage), {@code report.md} and, drawn from the JSON,
+ * {@code report.html} ({@link HtmlReport}).
  */
 public final class SuiteBench {
     private static final Logger log = LoggerFactory.getLogger(SuiteBench.class);
@@ -69,8 +71,9 @@ public final class SuiteBench {
     public static void main(String[] args) {
         BenchLauncher.launch("bench", SuiteOptions.USAGE, args, SuiteOptions::parse, (options, dir) -> {
             boolean valid = run(options, dir);
-            System.out.println("report: " + options.outDir().resolve(MARKDOWN) + " and "
-                    + options.outDir().resolve(SuiteReport.FILE));
+            System.out.println("report: " + options.outDir().resolve(MARKDOWN) + ", "
+                    + options.outDir().resolve(SuiteReport.FILE) + " and "
+                    + options.outDir().resolve(HtmlReport.FILE));
             return valid ? 0 : 1;
         });
     }
@@ -120,6 +123,7 @@ public final class SuiteBench {
         }
         String markdown = new SuiteMarkdown(environment, sourceReport, sinkReports, endToEnd, snapshot).render();
         Files.writeString(options.outDir().resolve(MARKDOWN), markdown);
+        HtmlReport.write(options.outDir().resolve(SuiteReport.FILE));
         System.out.println(markdown);
         return sinkReports.stream().noneMatch(SinkReport::hasFailures)
                 && (endToEnd == null || !endToEnd.hasFailures())

@@ -16,16 +16,17 @@ import java.util.List;
  * "cpu_s": {"source_pg", "target_pg", "connect"}}} (plus {@code run}, the repetition), so anyone can recompute the
  * ratios. A CPU figure is null for a part the run did not involve. Stages: {@code source}, {@code sink},
  * {@code sink_latency} (the target behind a delaying proxy), {@code e2e} (backlog {@code pgbench_load}, with the
- * load's rates and lag besides) and {@code snapshot} (written by {@code snapshot.SnapshotReport}); source entries add
+ * load's rates and lag besides, and every lag reading as {@code "lag_samples": [[seconds since the load started, lag
+ * seconds], ...]}) and {@code snapshot} (written by {@code snapshot.SnapshotReport}); source entries add
  * {@code consumer} and put a client process's CPU under {@code client}.
  *
  * <p>Each benchmark replaces the entries of the stage and backlog it measured and keeps every other entry as it was,
  * so the stages can be run one at a time.
  */
 public final class SuiteReport {
-    static final String FILE = "report.json";
+    public static final String FILE = "report.json";
     /** The end-to-end stage's load: pgbench running while the pipeline runs, not a backlog written beforehand. */
-    static final String END_TO_END_BACKLOG = "pgbench_load";
+    public static final String END_TO_END_BACKLOG = "pgbench_load";
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -149,6 +150,10 @@ public final class SuiteReport {
         entry.put("lag_first_third_mean_s", round(m.lag().firstThirdMean()));
         entry.put("lag_last_third_mean_s", round(m.lag().lastThirdMean()));
         entry.put("lag_bounded", m.lag().bounded());
+        ArrayNode samples = entry.putArray("lag_samples");
+        m.lag()
+                .samples()
+                .forEach(s -> samples.addArray().add(round(s.atSeconds())).add(round(s.lagSeconds())));
         ObjectNode cpu = entry.putObject("cpu_s");
         cpu.put("source_pg", round(m.cpu().sourcePg()));
         cpu.put("target_pg", round(m.cpu().targetPg()));

@@ -30,7 +30,7 @@ class LagSummaryTest {
         assertTrue(lag.bounded());
         assertEquals(0.9, lag.maxSeconds());
         assertEquals(0.3, lag.endSeconds());
-        assertEquals(60, lag.samples());
+        assertEquals(60, lag.samples().size());
     }
 
     @Test

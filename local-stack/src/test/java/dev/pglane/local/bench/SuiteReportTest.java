@@ -96,4 +96,21 @@ class SuiteReportTest {
         assertEquals("debezium", runs.get(2).path("system").asText());
         assertEquals(1.25, runs.get(2).path("tx_per_s").asDouble());
     }
+
+    @Test
+    void endToEndEntriesKeepEveryLagReading() throws Exception {
+        List<LagSummary.Sample> readings = List.of(
+                new LagSummary.Sample(0.25, 0.1), new LagSummary.Sample(0.5, 0.3), new LagSummary.Sample(0.75, 0.2));
+        EndToEndMeasurement measured = new EndToEndMeasurement(
+                BenchFormat.JSON, 4, 1, 1.0, 100, 0.5, LagSummary.of(readings, 1.0), new CpuMeter.Reading(1, 2, 3));
+
+        SuiteReport.mergeEndToEnd(dir, List.of(measured));
+
+        JsonNode entry = JSON.readTree(dir.resolve(SuiteReport.FILE).toFile())
+                .path("runs")
+                .get(0);
+        assertEquals("e2e", entry.path("stage").asText());
+        assertEquals(JSON.readTree("[[0.25, 0.1], [0.5, 0.3], [0.75, 0.2]]"), entry.path("lag_samples"));
+        assertEquals(0.3, entry.path("lag_max_s").asDouble());
+    }
 }

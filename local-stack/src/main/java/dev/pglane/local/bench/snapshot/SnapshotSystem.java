@@ -1,5 +1,8 @@
 package dev.pglane.local.bench.snapshot;
 
+import java.util.Arrays;
+import java.util.Optional;
+
 /** The systems of the snapshot stage, in the order reports list them, with their names in {@code report.json}. */
 public enum SnapshotSystem {
     /** {@code COPY TO STDOUT} piped into {@code COPY FROM STDIN}, one pipe per table: the physical reference. */
@@ -23,6 +26,11 @@ public enum SnapshotSystem {
         this.key = key;
         this.description = description;
         this.threadsMeaning = threadsMeaning;
+    }
+
+    /** The system a snapshot entry of {@code report.json} names. */
+    public static Optional<SnapshotSystem> ofKey(String key) {
+        return Arrays.stream(values()).filter(s -> s.key.equals(key)).findFirst();
     }
 
     /** The name in {@code report.json}. */
