@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code applied-lsn}: source end LSN of the last transaction committed on the target;
  *   <li>{@code lag-ms}: now minus the source commit time of that transaction while work is pending, else 0;
- *   <li>{@code transactions-rate}, {@code rows-rate}: applied per second;
+ *   <li>{@code transactions-rate}, {@code rows-rate}: applied per second; {@code transactions-total},
+ *       {@code rows-total}: applied since the task started;
  *   <li>{@code busy-workers}, {@code waiting-dependencies}, {@code waiting-turn}: the workers' and the queue's state;
  *   <li>{@code buffered-bytes}, {@code buffered-transactions}: held by the assembler; {@code paused}: 1
  *       while the task paused all its partitions for back-pressure; {@code paused-partitions}: partitions
@@ -84,8 +85,8 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
 
     private PgSinkMetrics(TaskMetricSet metrics) {
         this.metrics = metrics;
-        transactions = metrics.rate("transactions-rate", "Transactions applied per second");
-        rows = metrics.rate("rows-rate", "Rows applied per second");
+        transactions = metrics.rateAndTotal("transactions", "Transactions applied");
+        rows = metrics.rateAndTotal("rows", "Rows applied");
         spills = metrics.total("spills-total", "Transactions spilled to disk because they exceeded the buffer");
         spillCapPauses = metrics.total(
                 "spill-cap-pauses-total",

@@ -24,7 +24,8 @@ import org.apache.kafka.connect.source.SourceTaskContext;
  *       keepalives, the last message received, the position confirmed to the slot;
  *   <li>{@code lag-bytes}: WAL between the server's position and the confirmed one;
  *   <li>{@code records-rate}, {@code transactions-rate}: records handed to Connect and transactions
- *       committed, per second;
+ *       committed, per second; {@code records-total}, {@code transactions-total}: the same, counted since the task
+ *       started;
  *   <li>{@code lane-queue-depth} (tag {@code lane}): batches waiting for a decoder lane;
  *   <li>{@code reader-busy-ratio}, {@code decoder-busy-ratio} (tag {@code lane}): the share of time the
  *       reader and each lane spent working since the previous reading of the metric;
@@ -48,8 +49,8 @@ public final class PgSourceMetrics implements ReaderActivity, LaneActivity {
         for (int i = 0; i < laneCount; i++) {
             lanes[i] = new BusyTime();
         }
-        records = metrics.rate("records-rate", "Records handed to Connect per second");
-        transactions = metrics.rate("transactions-rate", "Transactions committed on the source per second");
+        records = metrics.rateAndTotal("records", "Records handed to Connect");
+        transactions = metrics.rateAndTotal("transactions", "Transactions committed on the source");
         lsn("server-wal-lsn", "The server's WAL position as its keepalives report it", ReplicationReader::serverLsn);
         lsn("received-lsn", "Start LSN of the last message received", ReplicationReader::receivedLsn);
         lsn("flushed-lsn", "Position last confirmed to the replication slot", ReplicationReader::flushedLsn);

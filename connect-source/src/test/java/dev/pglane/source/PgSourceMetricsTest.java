@@ -66,6 +66,7 @@ class PgSourceMetricsTest {
                             "reader-busy-ratio",
                             "received-lsn",
                             "records-rate",
+                            "records-total",
                             "server-wal-lsn",
                             "slot-retained-wal-bytes",
                             "slot-safe-wal-bytes",
@@ -75,7 +76,8 @@ class PgSourceMetricsTest {
                             "snapshot-seconds-left",
                             "snapshot-tables",
                             "snapshot-tables-done",
-                            "transactions-rate")),
+                            "transactions-rate",
+                            "transactions-total")),
                     names);
         }
     }
@@ -96,6 +98,8 @@ class PgSourceMetricsTest {
             metrics.decoded(0, Long.MAX_VALUE / 4);
             assertTrue(value(registry, "records-rate") > 0);
             assertTrue(value(registry, "transactions-rate") > 0);
+            assertEquals(500.0, value(registry, "records-total"));
+            assertEquals(1.0, value(registry, "transactions-total"));
             assertEquals(1.0, value(registry, "decoder-busy-ratio"), "capped at the whole time");
             assertEquals(0.0, value(registry, "reader-busy-ratio"));
             assertEquals(0.0, value(registry, "flushed-lsn"), "no session yet");

@@ -14,6 +14,7 @@ import java.io.File;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
@@ -25,6 +26,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -50,6 +52,8 @@ class PglaneLocalCommandIT {
     private static final String REDRAW = "\033[5F\033[J";
 
     private static final Pattern APPLIED_LSN = Pattern.compile("sink {4}LSN ([0-9A-F]+/[0-9A-F]+)");
+    /** The metric names in a PromQL expression of the dashboard: pglane's and Connect's. */
+    private static final Pattern METRIC_NAME = Pattern.compile("\\b(?:pglane|kafka_connect)_[a-z_]+\\b");
     /** The log layout of the stack's log4j configuration: time, level, thread, logger. */
     private static final Pattern LOG_LINE =
             Pattern.compile("\\d{2}:\\d{2}:\\d{2}\\.\\d{3} +(TRACE|DEBUG|INFO|WARN|ERROR) ");
@@ -110,14 +114,17 @@ class PglaneLocalCommandIT {
     }
 
     @Test
-    @DisplayName("up creates both connectors from config-examples and reports the states Connect reports")
+    @DisplayName("up creates both connectors from config-examples and reports the states Connect reports; with"
+            + " --metrics-port their metrics are served in Prometheus format, with every name the dashboard charts")
     void upWithConnectorsReportsTheirStates() throws Exception {
-        Result up = run(200, "up");
+        int metricsPort = freePort();
+        Result up = run(200, "up", "--metrics-port", Integer.toString(metricsPort));
         assertEquals(0, up.exitCode(), up::output);
 
         Endpoints endpoints = Endpoints.read(home.resolve("endpoints.json"));
         assertEquals("pglane-source", endpoints.sourceConnector());
         assertEquals("pglane-sink", endpoints.sinkConnector());
+        assertEquals("http://127.0.0.1:" + metricsPort + "/metrics", endpoints.metricsUrl());
         ConnectRestClient rest = new ConnectRestClient(endpoints.connectRestUrl());
         boolean allRunning = true;
         for (String name : List.of("pglane-source", "pglane-sink")) {
@@ -130,6 +137,7 @@ class PglaneLocalCommandIT {
         assertEquals(allRunning ? 0 : 1, status.exitCode(), status::output);
         assertTrue(status.output().contains("pglane-sink: connector "), status::output);
         assertTrue(allRunning, up::output);
+        PrometheusScrape before = PrometheusScrape.of(endpoints.metricsUrl());
 
         // the example sink config does not create tables: the target gets its own, as a subscriber's would
         sql(endpoints.targetJdbcUrl(), "CREATE TABLE public.orders (id int PRIMARY KEY, item text)");
@@ -138,10 +146,14 @@ class PglaneLocalCommandIT {
                 "CREATE TABLE public.orders (id int PRIMARY KEY, item text);"
                         + " INSERT INTO public.orders SELECT g, 'item ' || g FROM generate_series(1, 100) g;"
                         + " UPDATE public.orders SET item = 'changed' WHERE id <= 10; DELETE FROM public.orders WHERE id > 90");
+        for (int id = 11; id <= 30; id++) {
+            sql(endpoints.sourceJdbcUrl(), "UPDATE public.orders SET item = 'one of many' WHERE id = " + id);
+        }
         Result verify = run(150, "verify", "--wait-for-catch-up=120");
         assertEquals(0, verify.exitCode(), verify::output);
         assertTrue(verify.output().contains("caught up in"), verify::output);
         assertTrue(verify.output().contains("public.orders: equal"), verify::output);
+        assertMetricsFollowed(before, PrometheusScrape.of(endpoints.metricsUrl()));
 
         assertEquals(0, run(90, "down").exitCode());
     }
@@ -164,6 +176,59 @@ class PglaneLocalCommandIT {
                 4,
                 (path, attributes) -> path.getFileName().toString().equals("postmaster.pid"))) {
             assertEquals(List.of(), pidFiles.toList(), "the demo's servers are stopped");
+        }
+    }
+
+    /**
+     * Between the two scrapes the source sent and the sink applied the 21 transactions (and their 140 rows): the
+     * counters and the applied LSN rose. The lag gauges are there, labelled with their connector, and so is every
+     * metric the Grafana dashboard queries.
+     */
+    private static void assertMetricsFollowed(PrometheusScrape before, PrometheusScrape after) throws IOException {
+        for (String counter : List.of(
+                "pglane-source:pglane_transactions_total",
+                "pglane-source:pglane_records_total",
+                "pglane-sink:pglane_transactions_total",
+                "pglane-sink:pglane_rows_total",
+                "pglane-sink:pglane_applied_lsn",
+                "pglane-source:pglane_flushed_lsn",
+                "pglane-source:kafka_connect_source_record_write_total")) {
+            String connector = counter.substring(0, counter.indexOf(':'));
+            String name = counter.substring(connector.length() + 1);
+            double was = before.value(name, connector);
+            double is = after.value(name, connector);
+            assertTrue(is > was, () -> name + "{connector=" + connector + "} did not rise: " + was + " -> " + is);
+        }
+        double applied = after.value("pglane_transactions_total", "pglane-sink")
+                - before.value("pglane_transactions_total", "pglane-sink");
+        double rows =
+                after.value("pglane_rows_total", "pglane-sink") - before.value("pglane_rows_total", "pglane-sink");
+        assertTrue(applied >= 21 && rows >= 140, () -> "applied " + applied + " transactions, " + rows + " rows");
+        assertTrue(after.value("pglane_lag_seconds", "pglane-sink") >= 0);
+        assertTrue(after.value("pglane_lag_bytes", "pglane-source") >= 0);
+        assertEquals(
+                1.0,
+                after.samples()
+                        .get("kafka_connect_task_status{connector=\"pglane-sink\",status=\"running\",task=\"0\"}"));
+
+        String dashboard = Files.readString(SCRIPT.resolveSibling("config-examples/grafana-dashboard.json"));
+        Set<String> charted = new TreeSet<>();
+        for (JsonNode expr : new ObjectMapper().readTree(dashboard).findValues("expr")) {
+            Matcher name = METRIC_NAME.matcher(expr.asText());
+            while (name.find()) {
+                charted.add(name.group());
+            }
+        }
+        assertTrue(charted.size() >= 20, () -> "the dashboard charts only " + charted);
+        Set<String> missing = new TreeSet<>(charted);
+        missing.removeAll(after.names());
+        assertEquals(Set.of(), missing, "metrics the dashboard charts but the exporter does not serve");
+    }
+
+    /** A port nothing listens on now (the exporter binds it a moment later). */
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
         }
     }
 

@@ -77,6 +77,17 @@ public final class TaskMetricSet {
         return meter;
     }
 
+    /**
+     * Defines {@code <events>-rate}, per second, and {@code <events>-total}, the running total of the same events (for
+     * scrapers such as Prometheus, which work out rates themselves), and returns what records into both.
+     */
+    public RateMeter rateAndTotal(String events, String description) {
+        RateMeter meter = rate(events + "-rate", description + " per second");
+        define(events + "-total", description + " since the task started", Map.of(), (Gauge<Long>)
+                (config, now) -> meter.total());
+        return meter;
+    }
+
     /** Defines a running total and returns what adds to it. */
     public LongAdder total(String name, String description) {
         LongAdder total = new LongAdder();

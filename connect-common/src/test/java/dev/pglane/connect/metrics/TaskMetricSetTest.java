@@ -86,6 +86,20 @@ class TaskMetricSetTest {
     }
 
     @Test
+    void aRateAndItsTotalCountTheSameEvents() throws Exception {
+        try (Metrics registry = new Metrics()) {
+            TaskMetricSet set = TaskMetricSet.of(() -> new PluginMetricsImpl(registry, TASK_0), "task c-0");
+            RateMeter rows = set.rateAndTotal("rows", "Rows applied");
+            assertTrue(set.publish());
+            rows.record(40);
+            rows.record(2);
+            rows.record(0);
+            assertEquals(42.0, value(registry, "rows-total", "0"));
+            assertTrue(value(registry, "rows-rate", "0") > 0);
+        }
+    }
+
+    @Test
     void withoutPluginMetricsEverythingIsKeptAndNothingPublished() {
         Instance alone = Instance.of(null);
         alone.rate().record(3);

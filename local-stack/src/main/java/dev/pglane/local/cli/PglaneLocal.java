@@ -39,6 +39,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * up     --work-dir DIR --endpoints-file FILE --plugin-path DIR [--no-connectors] [--pg-version N] [--format F]
+ *        [--metrics-port N]     (the script runs the JVM with the JMX exporter agent on N; this names it in the endpoints)
  * verify --endpoints-file FILE [--wait-for-catch-up SECONDS]
  *                                   exit 0 equal, 1 different (or not caught up), 2 usage or connection error
  * status --endpoints-file FILE      exit 0 all connectors running, 1 not, 2 worker unreachable
@@ -103,6 +104,9 @@ public final class PglaneLocal {
     /** Runs the stack until SIGTERM; writes the endpoints file only once every part is ready. */
     private static int up(Map<String, String> options) {
         Path endpointsFile = Path.of(required(options, "--endpoints-file"));
+        Integer metricsPort = options.containsKey("--metrics-port")
+                ? positive(options.get("--metrics-port"), "--metrics-port")
+                : null;
         LocalStack stack = new LocalStack(new LocalStack.Options(
                 options.containsKey("--pg-version")
                         ? PostgresVersion.parse(options.get("--pg-version"))
@@ -126,6 +130,9 @@ public final class PglaneLocal {
             return EXIT_FAILURE;
         }
         Endpoints endpoints = stack.endpoints();
+        if (metricsPort != null) {
+            endpoints = endpoints.withMetricsPort(metricsPort);
+        }
         endpoints.write(endpointsFile);
         log.info("endpoints written to {}:\n{}", endpointsFile, endpoints.toJson());
         if (stack.registryUrl() != null) {

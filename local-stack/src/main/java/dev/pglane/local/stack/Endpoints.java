@@ -1,5 +1,6 @@
 package dev.pglane.local.stack;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
@@ -13,6 +14,8 @@ import java.nio.file.StandardCopyOption;
  *
  * @param sourceConnector the source connector's name, or null when the stack created none
  * @param sinkConnector the sink connector's name, or null when the stack created none
+ * @param metricsUrl where Prometheus' JMX exporter serves the stack's connector metrics, or null (and absent from the
+ *     file) when the stack runs without it
  */
 public record Endpoints(
         String sourceJdbcUrl,
@@ -20,9 +23,33 @@ public record Endpoints(
         String bootstrapServers,
         String connectRestUrl,
         String sourceConnector,
-        String sinkConnector) {
+        String sinkConnector,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String metricsUrl) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** Endpoints without a metrics endpoint. */
+    public Endpoints(
+            String sourceJdbcUrl,
+            String targetJdbcUrl,
+            String bootstrapServers,
+            String connectRestUrl,
+            String sourceConnector,
+            String sinkConnector) {
+        this(sourceJdbcUrl, targetJdbcUrl, bootstrapServers, connectRestUrl, sourceConnector, sinkConnector, null);
+    }
+
+    /** These endpoints with the exporter's {@code /metrics} on {@code port} of this host. */
+    public Endpoints withMetricsPort(int port) {
+        return new Endpoints(
+                sourceJdbcUrl,
+                targetJdbcUrl,
+                bootstrapServers,
+                connectRestUrl,
+                sourceConnector,
+                sinkConnector,
+                "http://127.0.0.1:" + port + "/metrics");
+    }
 
     public String toJson() {
         try {
