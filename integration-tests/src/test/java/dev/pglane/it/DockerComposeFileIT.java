@@ -43,10 +43,7 @@ class DockerComposeFileIT {
             return;
         }
         if (exec(List.of("docker-compose", "version"), Map.of()).exitCode() != 0) {
-            Result install = exec(
-                    List.of("apt-get", "install", "-y", "--no-install-recommends", "docker-compose"),
-                    Map.of("DEBIAN_FRONTEND", "noninteractive"));
-            assertEquals(0, install.exitCode(), () -> "cannot install docker-compose:\n" + install.output());
+            DebianPackage.ensure("docker-compose", Path.of("/usr/bin/docker-compose"));
         }
         compose = List.of("docker-compose");
     }

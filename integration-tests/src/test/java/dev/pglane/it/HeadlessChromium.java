@@ -19,26 +19,13 @@ import javax.imageio.ImageIO;
  */
 final class HeadlessChromium {
     static final Path BINARY = Path.of("/usr/bin/chromium");
-    private static final Duration INSTALL_TIMEOUT = Duration.ofMinutes(8);
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(60);
-    private static final List<String> INSTALL =
-            List.of("apt-get", "install", "-y", "--no-install-recommends", "chromium");
 
     private HeadlessChromium() {}
 
-    /** Installs Debian's {@code chromium} package unless {@link #BINARY} is there, updating apt's lists if needed. */
+    /** Installs Debian's {@code chromium} package unless {@link #BINARY} is there. */
     static void ensureInstalled() throws IOException, InterruptedException {
-        if (Files.isExecutable(BINARY)) {
-            return;
-        }
-        if (run(INSTALL, INSTALL_TIMEOUT).exit() != 0) {
-            Result update = run(List.of("apt-get", "update"), INSTALL_TIMEOUT);
-            Result install = run(INSTALL, INSTALL_TIMEOUT);
-            if (install.exit() != 0) {
-                throw new IllegalStateException("apt-get install chromium failed (exit " + install.exit() + "):\n"
-                        + update.output() + install.output());
-            }
-        }
+        DebianPackage.ensure("chromium", BINARY);
     }
 
     /** The document after Chromium parsed {@code page}, serialized as HTML. */
@@ -110,7 +97,6 @@ final class HeadlessChromium {
                     .redirectError(err.toFile())
                     .redirectInput(
                             ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-            builder.environment().put("DEBIAN_FRONTEND", "noninteractive");
             Process process = builder.start();
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
