@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -146,8 +147,14 @@ class PglaneLocalCommandIT {
                 "CREATE TABLE public.orders (id int PRIMARY KEY, item text);"
                         + " INSERT INTO public.orders SELECT g, 'item ' || g FROM generate_series(1, 100) g;"
                         + " UPDATE public.orders SET item = 'changed' WHERE id <= 10; DELETE FROM public.orders WHERE id > 90");
-        for (int id = 11; id <= 30; id++) {
-            sql(endpoints.sourceJdbcUrl(), "UPDATE public.orders SET item = 'one of many' WHERE id = " + id);
+        // one transaction per row (autocommit), so the counters count twenty transactions
+        try (Connection connection = DriverManager.getConnection(endpoints.sourceJdbcUrl());
+                PreparedStatement update =
+                        connection.prepareStatement("UPDATE public.orders SET item = 'one of many' WHERE id = ?")) {
+            for (int id = 11; id <= 30; id++) {
+                update.setInt(1, id);
+                update.executeUpdate();
+            }
         }
         Result verify = run(150, "verify", "--wait-for-catch-up=120");
         assertEquals(0, verify.exitCode(), verify::output);
