@@ -39,28 +39,27 @@ final class SvgCanvas {
 
     /** @param kind the chart's class besides {@code pglane-chart}, e.g. {@code bar-chart} */
     SvgCanvas(String kind, String title, double width, double height) {
-        svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"pglane-chart ")
-                .append(escape(kind))
-                .append("\" width=\"")
-                .append(px(width))
-                .append("\" height=\"")
-                .append(px(height))
-                .append("\" viewBox=\"0 0 ")
-                .append(px(width))
-                .append(' ')
-                .append(px(height))
-                .append("\" role=\"img\" aria-label=\"")
-                .append(escape(title))
-                .append("\">\n<title>")
+        open("svg")
+                .attr("xmlns", "http://www.w3.org/2000/svg")
+                .attr("class", "pglane-chart " + kind)
+                .attr("width", px(width))
+                .attr("height", px(height))
+                .attr("viewBox", "0 0 " + px(width) + " " + px(height))
+                .attr("role", "img")
+                .attr("aria-label", title);
+        svg.append(">\n<title>")
                 .append(escape(title))
                 .append("</title>\n<style>")
                 .append(STYLE)
                 .append("</style>\n");
-        svg.append("<rect class=\"background\" x=\"0\" y=\"0\" width=\"")
-                .append(px(width))
-                .append("\" height=\"")
-                .append(px(height))
-                .append("\" fill=\"#ffffff\"/>\n");
+        open("rect")
+                .attr("class", "background")
+                .attr("x", "0")
+                .attr("y", "0")
+                .attr("width", px(width))
+                .attr("height", px(height))
+                .attr("fill", "#ffffff");
+        svg.append("/>\n");
         text("title", PAD, PAD + 16, "start", title);
     }
 
@@ -101,101 +100,94 @@ final class SvgCanvas {
 
     /** @param anchor {@code start}, {@code middle} or {@code end} */
     SvgCanvas text(String cssClass, double x, double y, String anchor, String text) {
-        svg.append("<text class=\"")
-                .append(escape(cssClass))
-                .append("\" x=\"")
-                .append(px(x))
-                .append("\" y=\"")
-                .append(px(y))
-                .append("\" text-anchor=\"")
-                .append(escape(anchor))
-                .append("\">")
-                .append(escape(text))
-                .append("</text>\n");
-        return this;
+        open("text").attr("class", cssClass).attr("x", px(x)).attr("y", px(y)).attr("text-anchor", anchor);
+        return content(text, "text");
     }
 
     /** Text that reads upwards, centred on ({@code x}, {@code y}): a vertical axis's unit. */
     SvgCanvas upwardText(String cssClass, double x, double y, String text) {
-        svg.append("<text class=\"")
-                .append(escape(cssClass))
-                .append("\" transform=\"translate(")
-                .append(px(x))
-                .append(' ')
-                .append(px(y))
-                .append(") rotate(-90)\" text-anchor=\"middle\">")
-                .append(escape(text))
-                .append("</text>\n");
-        return this;
+        open("text")
+                .attr("class", cssClass)
+                .attr("transform", "translate(" + px(x) + " " + px(y) + ") rotate(-90)")
+                .attr("text-anchor", "middle");
+        return content(text, "text");
     }
 
     /** A rectangle filled with {@code series}' colour; {@code tooltip} shows on hover. */
     SvgCanvas rect(String cssClass, double x, double y, double width, double height, Series series, String tooltip) {
-        svg.append("<rect class=\"")
-                .append(escape(cssClass))
-                .append("\" data-series=\"")
-                .append(escape(series.name()))
-                .append("\" x=\"")
-                .append(px(x))
-                .append("\" y=\"")
-                .append(px(y))
-                .append("\" width=\"")
-                .append(px(width))
-                .append("\" height=\"")
-                .append(px(height))
-                .append("\" fill=\"")
-                .append(escape(series.colour()))
-                .append("\"><title>")
-                .append(escape(tooltip))
-                .append("</title></rect>\n");
-        return this;
+        open("rect")
+                .attr("class", cssClass)
+                .attr("data-series", series.name())
+                .attr("x", px(x))
+                .attr("y", px(y))
+                .attr("width", px(width))
+                .attr("height", px(height))
+                .attr("fill", series.colour());
+        return titled(tooltip, "rect");
     }
 
     SvgCanvas line(String cssClass, double x1, double y1, double x2, double y2) {
-        svg.append("<line class=\"")
-                .append(escape(cssClass))
-                .append("\" x1=\"")
-                .append(px(x1))
-                .append("\" y1=\"")
-                .append(px(y1))
-                .append("\" x2=\"")
-                .append(px(x2))
-                .append("\" y2=\"")
-                .append(px(y2))
-                .append("\"/>\n");
+        open("line")
+                .attr("class", cssClass)
+                .attr("x1", px(x1))
+                .attr("y1", px(y1))
+                .attr("x2", px(x2))
+                .attr("y2", px(y2));
+        svg.append("/>\n");
         return this;
     }
 
     /** A line through {@code points} ({x, y} pairs) in {@code series}' colour. */
     SvgCanvas polyline(String cssClass, Series series, List<double[]> points) {
-        svg.append("<polyline class=\"")
-                .append(escape(cssClass))
-                .append("\" data-series=\"")
-                .append(escape(series.name()))
-                .append("\" fill=\"none\" stroke=\"")
-                .append(escape(series.colour()))
-                .append("\" stroke-width=\"1.5\" points=\"")
-                .append(points.stream().map(p -> px(p[0]) + "," + px(p[1])).collect(Collectors.joining(" ")))
-                .append("\"/>\n");
+        open("polyline")
+                .attr("class", cssClass)
+                .attr("data-series", series.name())
+                .attr("fill", "none")
+                .attr("stroke", series.colour())
+                .attr("stroke-width", "1.5")
+                .attr(
+                        "points",
+                        points.stream().map(p -> px(p[0]) + "," + px(p[1])).collect(Collectors.joining(" ")));
+        svg.append("/>\n");
         return this;
     }
 
     SvgCanvas circle(String cssClass, double x, double y, double radius, Series series, String tooltip) {
-        svg.append("<circle class=\"")
-                .append(escape(cssClass))
-                .append("\" data-series=\"")
-                .append(escape(series.name()))
-                .append("\" cx=\"")
-                .append(px(x))
-                .append("\" cy=\"")
-                .append(px(y))
-                .append("\" r=\"")
-                .append(px(radius))
-                .append("\" fill=\"")
-                .append(escape(series.colour()))
-                .append("\"><title>")
+        open("circle")
+                .attr("class", cssClass)
+                .attr("data-series", series.name())
+                .attr("cx", px(x))
+                .attr("cy", px(y))
+                .attr("r", px(radius))
+                .attr("fill", series.colour());
+        return titled(tooltip, "circle");
+    }
+
+    /** Starts {@code <tag}; its attributes follow with {@link #attr}. */
+    private SvgCanvas open(String tag) {
+        svg.append('<').append(tag);
+        return this;
+    }
+
+    /** An attribute of the tag just opened, its value escaped. */
+    private SvgCanvas attr(String name, String value) {
+        svg.append(' ').append(name).append("=\"").append(escape(value)).append('"');
+        return this;
+    }
+
+    /** Ends the open tag with {@code text} as its content. */
+    private SvgCanvas content(String text, String tag) {
+        svg.append('>').append(escape(text)).append("</").append(tag).append(">\n");
+        return this;
+    }
+
+    /** Ends the open tag with a {@code <title>} child, which a browser shows on hover. */
+    private SvgCanvas titled(String tooltip, String tag) {
+        svg.append("><title>")
                 .append(escape(tooltip))
-                .append("</title></circle>\n");
+                .append("</title></")
+                .append(tag)
+                .append(">\n");
         return this;
     }
 
