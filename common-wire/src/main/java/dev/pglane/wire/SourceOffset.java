@@ -27,9 +27,19 @@ import java.util.Map;
  * @param tables the tables the connector captures as of this position (the source's own text form), so that a table
  *     that joins the publication, also while the connector is stopped, is recognized as new; {@code null} when the
  *     connector does not track them ({@code snapshot.new.tables} off)
+ * @param messageKey the key with which the connector seals the logical decoding messages that steer it, when it
+ *     generated one itself (the source's own text form), so that every run opens the messages of earlier ones;
+ *     {@code null} when the user configured it
  */
 public record SourceOffset(
-        Lsn commitEndLsn, long generation, Long xid, Long ordinal, Lsn changeLsn, String snapshot, String tables) {
+        Lsn commitEndLsn,
+        long generation,
+        Long xid,
+        Long ordinal,
+        Lsn changeLsn,
+        String snapshot,
+        String tables,
+        String messageKey) {
 
     /** Key of the source partition map. */
     public static final String SERVER = "server";
@@ -41,10 +51,11 @@ public record SourceOffset(
     public static final String CHANGE_LSN = "change_lsn";
     public static final String SNAPSHOT = "snapshot";
     public static final String TABLES = "tables";
+    public static final String MESSAGE_KEY = "message_key";
 
     /** An offset outside any snapshot, of a connector that does not track its tables. */
     public SourceOffset(Lsn commitEndLsn, long generation, Long xid, Long ordinal, Lsn changeLsn) {
-        this(commitEndLsn, generation, xid, ordinal, changeLsn, null, null);
+        this(commitEndLsn, generation, xid, ordinal, changeLsn, null, null, null);
     }
 
     public SourceOffset {
@@ -86,6 +97,9 @@ public record SourceOffset(
         if (tables != null) {
             map.put(TABLES, tables);
         }
+        if (messageKey != null) {
+            map.put(MESSAGE_KEY, messageKey);
+        }
         return map;
     }
 
@@ -112,7 +126,8 @@ public record SourceOffset(
                 number(map, ORDINAL, false),
                 changeLsn == null ? null : Lsn.valueOf(changeLsn),
                 text(map, SNAPSHOT),
-                text(map, TABLES));
+                text(map, TABLES),
+                text(map, MESSAGE_KEY));
     }
 
     private static String text(Map<String, ?> map, String key) {

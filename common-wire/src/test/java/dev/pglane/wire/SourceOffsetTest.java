@@ -38,10 +38,12 @@ class SourceOffsetTest {
 
     @Test
     void carriesTheSnapshotAndTheCapturedTablesAsText() {
-        SourceOffset offset = new SourceOffset(Lsn.valueOf(0x40), 3, null, null, null, "2 s1 ...", "16384,16390");
+        SourceOffset offset =
+                new SourceOffset(Lsn.valueOf(0x40), 3, null, null, null, "2 s1 ...", "16384,16390", "a2V5");
         Map<String, Object> map = offset.toMap();
         assertEquals("2 s1 ...", map.get("snapshot"));
         assertEquals("16384,16390", map.get("tables"));
+        assertEquals("a2V5", map.get("message_key"));
         assertEquals(offset, SourceOffset.fromMap(map));
         assertNull(
                 SourceOffset.fromMap(SourceOffset.between(Lsn.valueOf(0x40), 3).toMap())

@@ -37,6 +37,7 @@ import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.types.Password;
 
 /**
  * The source connector's configuration: every key with its doc and default, and typed accessors.
@@ -315,6 +316,12 @@ public final class PgSourceConfig extends AbstractConfig {
     /** The {@code signal.consumer.*} settings, without their prefix. */
     public Map<String, Object> signalConsumerSettings() {
         return originalsWithPrefix(SnapshotSettings.SIGNAL_CONSUMER_PREFIX);
+    }
+
+    /** {@code wal.messages.key}, or {@code null} when the connector keeps a key of its own. */
+    public String walMessagesKey() {
+        Password key = getPassword(SnapshotSettings.WAL_MESSAGES_KEY);
+        return key == null || key.value().isEmpty() ? null : key.value();
     }
 
     /** True if some signal can reach the stream: the signal table's rows or messages a Kafka signal became. */

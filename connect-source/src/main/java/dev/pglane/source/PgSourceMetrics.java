@@ -6,6 +6,7 @@ import dev.pglane.source.decode.LaneActivity;
 import dev.pglane.source.reader.ReaderActivity;
 import dev.pglane.source.reader.ReplicationReader;
 import dev.pglane.source.reader.ReplicationSession;
+import dev.pglane.source.seal.RefusedMessages;
 import dev.pglane.source.snapshot.SnapshotRunner.Standing;
 import dev.pglane.wire.Lsn;
 import java.util.Map;
@@ -31,7 +32,9 @@ import org.apache.kafka.connect.source.SourceTaskContext;
  *       reader and each lane spent working since the previous reading of the metric;
  *   <li>{@code snapshot-tables}, {@code snapshot-tables-done}, {@code snapshot-chunks-sent},
  *       {@code snapshot-rows-sent}, {@code snapshot-rows-estimated}, {@code snapshot-seconds-left}: the snapshot
- *       the session runs (0, and -1 for the time left, when it runs none or has sent nothing yet).
+ *       the session runs (0, and -1 for the time left, when it runs none or has sent nothing yet);
+ *   <li>{@code wal-messages-refused-total}: logical decoding messages addressed to the connector that it did not obey,
+ *       since the task started (no seal of its own: written by another login; a signal without a signal topic).
  * </ul>
  */
 public final class PgSourceMetrics implements ReaderActivity, LaneActivity {
@@ -102,8 +105,13 @@ public final class PgSourceMetrics implements ReaderActivity, LaneActivity {
      * The task's metrics, kept from the start and published by {@link #publish()}; on a runtime without
      * plugin metrics they are never published.
      */
-    static PgSourceMetrics create(SourceTaskContext context, String task, int laneCount) {
-        return new PgSourceMetrics(TaskMetricSet.of(context::pluginMetrics, task), laneCount);
+    static PgSourceMetrics create(SourceTaskContext context, String task, int laneCount, RefusedMessages refused) {
+        PgSourceMetrics created = new PgSourceMetrics(TaskMetricSet.of(context::pluginMetrics, task), laneCount);
+        created.metrics.gauge(
+                "wal-messages-refused-total",
+                "Logical decoding messages addressed to the connector that it did not obey",
+                refused::total);
+        return created;
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.pglane.source;
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.source.offset.AckTracker;
 import dev.pglane.source.reader.ReplicationSession;
+import dev.pglane.source.seal.MessageSeal;
 import dev.pglane.source.signal.KafkaSignalChannel;
 import dev.pglane.source.snapshot.SnapshotProgress;
 import dev.pglane.source.validate.ConverterRules;
@@ -48,6 +49,9 @@ public final class PgSourceTask extends SourceTask {
 
     private PgSourceConfig config;
     private String connectorName;
+    /** Seals the messages that steer the connector; the same in every session, so each opens the earlier ones'. */
+    private MessageSeal seal;
+
     private PgSourceMetrics metrics;
     private volatile ReplicationSession session;
     /** Reads the signal topic, when there is one. */
@@ -94,7 +98,9 @@ public final class PgSourceTask extends SourceTask {
             capturedTables = stored.tables();
         }
         snapshot = firstSnapshot(stored);
-        metrics = PgSourceMetrics.create(context, "pglane source " + connectorName, config.decoderLanes());
+        seal = messageSeal(stored);
+        metrics = PgSourceMetrics.create(
+                context, "pglane source " + connectorName, config.decoderLanes(), seal.refused());
         if (config.snapshotMode() == SnapshotMode.INITIAL_ONLY && stored != null && stored.snapshot() == null) {
             stopStreaming("its initial snapshot was sent before this start");
             return;
@@ -102,7 +108,7 @@ public final class PgSourceTask extends SourceTask {
         if (config.signalKafkaTopic() != null) {
             signals = KafkaSignalChannel.start(new KafkaSignalChannel.Settings(
                     connectorName,
-                    config.topicPrefix(),
+                    seal,
                     config.signalKafkaTopic(),
                     config.signalKafkaBootstrapServers(),
                     config.signalConsumerSettings(),
@@ -148,6 +154,33 @@ public final class PgSourceTask extends SourceTask {
             return ReplicationSession.Snapshot.NONE;
         }
         return new ReplicationSession.Snapshot(false, progress);
+    }
+
+    /**
+     * The seal of the messages that steer the connector: keyed by {@code wal.messages.key}, or by the key the stored
+     * offset keeps, or by a new one, which the offsets keep from this run's first record on.
+     */
+    private MessageSeal messageSeal(SourceOffset stored) {
+        String configured = config.walMessagesKey();
+        if (configured != null) {
+            return MessageSeal.configured(config.topicPrefix(), configured);
+        }
+        if (stored != null && stored.messageKey() != null) {
+            try {
+                return MessageSeal.kept(config.topicPrefix(), stored.messageKey());
+            } catch (IllegalArgumentException e) {
+                throw new ConnectException("The stored source offset of " + config.topicPrefix() + " has a message"
+                        + " key this version cannot read; set wal.messages.key, or reset the connector's offsets");
+            }
+        }
+        if (stored != null) {
+            log.info(
+                    "pglane source {} keeps no key for its WAL messages yet: it generates one, which its offsets"
+                            + " keep from now on; messages it wrote before this start and has not streamed yet (a"
+                            + " snapshot chunk, a signal) are refused with a WARN",
+                    connectorName);
+        }
+        return MessageSeal.generated(config.topicPrefix());
     }
 
     private SourceOffset storedOffset() {
@@ -224,7 +257,13 @@ public final class PgSourceTask extends SourceTask {
             opened = ReplicationSession.open(
                     config,
                     new ReplicationSession.Start(
-                            connectorName, PgSourceConnector.VERSION, generation, resumeLsn, snapshot, capturedTables),
+                            connectorName,
+                            PgSourceConnector.VERSION,
+                            generation,
+                            resumeLsn,
+                            snapshot,
+                            capturedTables,
+                            seal),
                     acks,
                     envelopes,
                     new ReplicationSession.Activity(metrics, metrics));

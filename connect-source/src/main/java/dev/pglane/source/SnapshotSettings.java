@@ -5,6 +5,7 @@ import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 import static org.apache.kafka.common.config.ConfigDef.Type.BOOLEAN;
 import static org.apache.kafka.common.config.ConfigDef.Type.INT;
 import static org.apache.kafka.common.config.ConfigDef.Type.LONG;
+import static org.apache.kafka.common.config.ConfigDef.Type.PASSWORD;
 import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
 
 import dev.pglane.connect.config.ConfigGroup;
@@ -12,6 +13,8 @@ import dev.pglane.connect.config.EnumChoice;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
 
 /**
  * The keys of the source's configuration that say when and how existing rows are sent, and where signals come from:
@@ -25,7 +28,7 @@ public final class SnapshotSettings {
             + " stops. when_needed: as initial, and also when the stored offset can no longer be served because the"
             + " slot was lost: the slot is created again and every row sent again.";
     static final String SNAPSHOT_MODE_DEFAULT = EnumChoice.valueOf(SnapshotMode.INITIAL);
-    static final EnumChoice<SnapshotMode> SNAPSHOT_MODES = EnumChoice.of(SnapshotMode.class);
+    public static final EnumChoice<SnapshotMode> SNAPSHOT_MODES = EnumChoice.of(SnapshotMode.class);
 
     public static final String SNAPSHOT_THREADS = "snapshot.threads";
     static final String SNAPSHOT_THREADS_DOC = "Sessions that read snapshot chunks at once, each with a connection of"
@@ -78,6 +81,17 @@ public final class SnapshotSettings {
 
     public static final String SIGNAL_CONSUMER_PREFIX = "signal.consumer.";
 
+    public static final String WAL_MESSAGES_KEY = "wal.messages.key";
+    static final String WAL_MESSAGES_KEY_DOC = "The key (at least 16 characters) with which the connector seals the"
+            + " logical decoding messages that steer it: snapshot watermarks, signals of signal.kafka.topic, captured"
+            + " tables, sequence values. Any login on the source may call pg_logical_emit_message unless EXECUTE is"
+            + " revoked, so the connector obeys only messages that carry its seal and warns of the rest"
+            + " (wal-messages-refused-total). Empty: the connector generates a key on its first start and keeps it in"
+            + " its source offsets; set one to keep it out of the offsets, or to keep messages of earlier runs valid"
+            + " across a reset of the offsets. Changing it makes messages not yet streamed under the old key"
+            + " (a snapshot chunk in flight, a signal) refused.";
+    static final int WAL_MESSAGES_KEY_MIN_LENGTH = 16;
+
     private SnapshotSettings() {}
 
     static void define(ConfigGroup group) {
@@ -107,5 +121,23 @@ public final class SnapshotSettings {
                         null,
                         MEDIUM,
                         SIGNAL_KAFKA_BOOTSTRAP_SERVERS_DOC);
+        group.key(WAL_MESSAGES_KEY, "WAL message key", Width.MEDIUM)
+                .define(PASSWORD, null, new KeyLength(), MEDIUM, WAL_MESSAGES_KEY_DOC);
+    }
+
+    /** A key is empty or long enough; the error says how long, never what was given. */
+    private static final class KeyLength implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            String key = value == null ? "" : ((Password) value).value();
+            if (!key.isEmpty() && key.length() < WAL_MESSAGES_KEY_MIN_LENGTH) {
+                throw new ConfigException(name, Password.HIDDEN, "must be " + this);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "empty, or at least " + WAL_MESSAGES_KEY_MIN_LENGTH + " characters";
+        }
     }
 }

@@ -145,4 +145,16 @@ class PgSourceConfigTest {
         var key = PgSourceConfig.CONFIG_DEF.configKeys().get(PgSourceConfig.TOPIC_ROUTING);
         assertEquals(List.of("per_table", "single"), key.recommender.validValues(key.name, Map.of()));
     }
+
+    @Test
+    void aWalMessageKeyIsEmptyOrLongEnoughAndAShortOneIsNeverEchoed() {
+        assertEquals(null, new PgSourceConfig(minimal()).walMessagesKey(), "empty: the connector keeps its own");
+        assertEquals(
+                "sixteen chars ok",
+                config(SnapshotSettings.WAL_MESSAGES_KEY, "sixteen chars ok").walMessagesKey());
+        ConfigException e =
+                assertThrows(ConfigException.class, () -> config(SnapshotSettings.WAL_MESSAGES_KEY, "short-secret"));
+        assertTrue(e.getMessage().contains("at least 16 characters"), e.getMessage());
+        assertFalse(e.getMessage().contains("short-secret"), e.getMessage());
+    }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.source.seal.RefusedMessages;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -49,7 +50,11 @@ class PgSourceMetricsTest {
     @Test
     void registersAFixedListOfNamesTaggedOnlyByLane() {
         try (Metrics registry = new Metrics()) {
-            PgSourceMetrics.create(new Context(new PluginMetricsImpl(registry, Map.of("task", "0"))), "t", 2)
+            PgSourceMetrics.create(
+                            new Context(new PluginMetricsImpl(registry, Map.of("task", "0"))),
+                            "t",
+                            2,
+                            new RefusedMessages())
                     .publish();
             Set<String> names = registry.metrics().keySet().stream()
                     .filter(n -> n.group().equals("plugins"))
@@ -77,7 +82,8 @@ class PgSourceMetricsTest {
                             "snapshot-tables",
                             "snapshot-tables-done",
                             "transactions-rate",
-                            "transactions-total")),
+                            "transactions-total",
+                            "wal-messages-refused-total")),
                     names);
         }
     }
@@ -90,8 +96,8 @@ class PgSourceMetricsTest {
     @Test
     void ratesAndBusyRatiosFollowWhatIsReported() {
         try (Metrics registry = new Metrics()) {
-            PgSourceMetrics metrics =
-                    PgSourceMetrics.create(new Context(new PluginMetricsImpl(registry, Map.of("task", "0"))), "t", 1);
+            PgSourceMetrics metrics = PgSourceMetrics.create(
+                    new Context(new PluginMetricsImpl(registry, Map.of("task", "0"))), "t", 1, new RefusedMessages());
             metrics.publish();
             metrics.recordsEmitted(500);
             metrics.committed();
@@ -118,7 +124,7 @@ class PgSourceMetricsTest {
     void withoutPluginMetricsEveryHookIsInert() {
         for (SourceTaskContext context : List.of(new Context(null), new Context(null, true))) {
             assertDoesNotThrow(() -> {
-                PgSourceMetrics metrics = PgSourceMetrics.create(context, "t", 1);
+                PgSourceMetrics metrics = PgSourceMetrics.create(context, "t", 1, new RefusedMessages());
                 metrics.publish();
                 metrics.recordsEmitted(10);
                 metrics.committed();

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.logging.LogCapture;
+import dev.pglane.source.seal.MessageSeal;
 import dev.pglane.source.signal.SignalMessage;
 import dev.pglane.wire.SourceOffset;
 import dev.pglane.wire.envelope.Op;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Snapshots on demand: rows inserted into the signal table start, pause, resume and stop them while changes stream. */
 class PgSourceTaskSignalTest {
+    private static final String KEY = "the key of this test's connector";
 
     @RegisterExtension
     static final SourceTaskServer server = new SourceTaskServer(
@@ -195,15 +197,32 @@ class PgSourceTaskSignalTest {
     }
 
     @Test
-    void aSignalMessageForThisConnectorActsAtItsPointOfTheStreamAndOthersAreLeft() throws Exception {
+    void aSealedSignalMessageForThisConnectorActsAtItsPointOfTheStreamAndForgedOrOthersAreLeft() throws Exception {
         Map<String, String> props = signalled("snap_message");
         String prefix = props.get(PgSourceConfig.TOPIC_PREFIX);
+        // signal messages are obeyed only from a signal topic's channel; the topic's broker is never reached here
+        props.put(SnapshotSettings.SIGNAL_KAFKA_TOPIC, "snap_message_signals");
+        props.put(SnapshotSettings.SIGNAL_KAFKA_BOOTSTRAP_SERVERS, "127.0.0.1:9");
+        props.put(SnapshotSettings.WAL_MESSAGES_KEY, KEY);
+        MessageSeal seal = MessageSeal.configured(prefix, KEY);
         PgSourceTask task = server.start(props, null);
         String data = "{\"data-collections\": [\"public.resnap\"]}";
         try (LogCapture log = LogCapture.start()) {
-            emit(true, new SignalMessage("another_connector", "m0", "execute-snapshot", data));
-            emit(false, new SignalMessage(prefix, "m1", "execute-snapshot", data));
-            emit(true, new SignalMessage(prefix, "m2", "execute-snapshot", data));
+            emit(
+                    true,
+                    MessageSeal.configured("another_connector", "another key, sixteen characters")
+                            .seal(
+                                    SignalMessage.PREFIX,
+                                    new SignalMessage("another_connector", "m0", "execute-snapshot", data).content()));
+            emit(
+                    false,
+                    seal.seal(
+                            SignalMessage.PREFIX, new SignalMessage(prefix, "m1", "execute-snapshot", data).content()));
+            emit(true, new SignalMessage(prefix, "forged", "execute-snapshot", data).content());
+            emit(
+                    true,
+                    seal.seal(
+                            SignalMessage.PREFIX, new SignalMessage(prefix, "m2", "execute-snapshot", data).content()));
             List<SourceRecord> records = SourceTaskServer.pollUntil(task, snapshotDone());
             assertEquals(600, readIds(records).stream().distinct().count());
             assertTrue(ends(records).stream()
@@ -213,15 +232,18 @@ class PgSourceTaskSignalTest {
                     log.warnings().stream()
                             .anyMatch(l -> l.contains("Signal m1") && l.contains("outside a transaction")),
                     log.warnings()::toString);
+            assertTrue(
+                    log.warnings().stream().anyMatch(l -> l.contains("does not carry this connector's seal")),
+                    log.warnings()::toString);
         }
     }
 
-    private static void emit(boolean transactional, SignalMessage message) throws SQLException {
+    private static void emit(boolean transactional, String content) throws SQLException {
         try (Connection c = server.connect();
                 PreparedStatement st = c.prepareStatement("SELECT pg_logical_emit_message(?, ?, ?)")) {
             st.setBoolean(1, transactional);
             st.setString(2, SignalMessage.PREFIX);
-            st.setString(3, message.content());
+            st.setString(3, content);
             st.execute();
         }
     }

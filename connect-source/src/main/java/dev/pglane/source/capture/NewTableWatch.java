@@ -3,6 +3,7 @@ package dev.pglane.source.capture;
 import dev.pglane.connect.database.ConnectionOpener;
 import dev.pglane.source.PeriodicWatch;
 import dev.pglane.source.emit.FailureSlot;
+import dev.pglane.source.seal.MessageSeal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -34,12 +35,13 @@ public final class NewTableWatch extends PeriodicWatch {
     private static final String EMIT = "SELECT pg_catalog.pg_logical_emit_message(true, ?, ?)::pg_catalog.text";
 
     /**
+     * @param seal the connector's seal, which its tables messages carry
      * @param signalTable schema.table of the signal table, never captured as a table; {@code null} when none
      * @param connections opens the watch's connection to the source
      */
     public record Settings(
             String connectorName,
-            String topicPrefix,
+            MessageSeal seal,
             String publication,
             String signalTable,
             ConnectionOpener connections) {}
@@ -101,7 +103,12 @@ public final class NewTableWatch extends PeriodicWatch {
         }
         try (PreparedStatement st = connection.prepareStatement(EMIT)) {
             st.setString(1, TablesMessage.PREFIX);
-            st.setString(2, new TablesMessage(settings.topicPrefix(), published).content());
+            st.setString(
+                    2,
+                    settings.seal()
+                            .seal(
+                                    TablesMessage.PREFIX,
+                                    new TablesMessage(settings.seal().connector(), published).content()));
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();
                 log.info(

@@ -1,8 +1,13 @@
 package dev.pglane.source.capture;
 
+import dev.pglane.source.PgSourceConfig;
 import dev.pglane.source.pgoutput.LogicalDecodingMessage;
+import dev.pglane.source.seal.MessageSeal;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +18,7 @@ import org.slf4j.LoggerFactory;
 public final class TableCapture {
     private static final Logger log = LoggerFactory.getLogger(TableCapture.class);
 
-    private final String topicPrefix;
+    private final MessageSeal seal;
     private CapturedTables captured;
     /** {@link #captured}'s text, which every offset carries: built once per change, not per record. */
     private String text;
@@ -26,9 +31,41 @@ public final class TableCapture {
      */
     public record Change(String id, CapturedTables after, List<String> joined) {}
 
-    public TableCapture(String topicPrefix, CapturedTables captured) {
-        this.topicPrefix = topicPrefix;
+    /** @param seal the connector's seal, which its tables messages carry */
+    public TableCapture(MessageSeal seal, CapturedTables captured) {
+        this.seal = seal;
         committed(captured);
+    }
+
+    /**
+     * With {@code snapshot.new.tables}, the tables captured when a session starts: the stored offset's, or, for a
+     * connector without them (new, or upgraded, or with the option just turned on), the publication's now, whose rows
+     * the initial snapshot sends, or the stream only from now on.
+     *
+     * @param stored the captured tables of the stored offset, {@code null} when it has none
+     */
+    public static TableCapture atStart(
+            PgSourceConfig config, String connectorName, String stored, MessageSeal seal, Connection sql)
+            throws SQLException {
+        CapturedTables captured;
+        if (stored != null) {
+            try {
+                captured = CapturedTables.parse(stored);
+            } catch (IllegalArgumentException e) {
+                throw new ConnectException("The stored source offset of " + config.topicPrefix() + " has captured"
+                        + " tables this version cannot read: " + e.getMessage());
+            }
+        } else {
+            captured = CapturedTables.of(NewTableWatch.published(sql, config.publicationName(), config.signalTable())
+                    .keySet());
+            log.info(
+                    "pglane source {}: snapshot.new.tables tracks the {} tables publication {} sends now; a table"
+                            + " that joins it from here on is snapshotted",
+                    connectorName,
+                    captured.size(),
+                    config.publicationName());
+        }
+        return new TableCapture(seal, captured);
     }
 
     public static boolean isTablesMessage(String prefix) {
@@ -38,17 +75,23 @@ public final class TableCapture {
     /**
      * A message whose prefix {@link #isTablesMessage} accepted.
      *
-     * @return what it changes, or {@code null} for another connector's, or one that cannot be read (with a WARN)
+     * @return what it changes, or {@code null} for another connector's, or one that cannot be read or does not carry
+     *     the connector's seal (with a WARN)
      */
     public Change received(LogicalDecodingMessage message) {
+        MessageSeal.Opened opened = seal.open(message.prefix(), message.content());
         TablesMessage tables;
         try {
-            tables = TablesMessage.parse(message.content());
+            tables = TablesMessage.parse(opened.payload());
         } catch (IllegalArgumentException e) {
-            log.warn("A tables message at {} is ignored: {}", message.lsn(), e.getMessage());
+            seal.refused().refuse(message.prefix(), message.lsn(), "its content is not a list of tables pglane writes");
             return null;
         }
-        if (!tables.topicPrefix().equals(topicPrefix)) {
+        if (!tables.topicPrefix().equals(seal.connector())) {
+            return null;
+        }
+        if (!opened.authentic()) {
+            seal.refused().unsealed(message.prefix(), message.lsn());
             return null;
         }
         if (!message.transactional()) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,7 +11,7 @@ import java.util.TreeMap;
 /**
  * The tables a publication sends, as the {@link NewTableWatch} found them, travelling through the WAL to the reader: a
  * transactional logical decoding message with prefix {@value #PREFIX} and JSON content {@code {"connector": <topic
- * prefix>, "tables": {"<oid>": "schema.table", ...}}}. Through the WAL the change takes effect at one point of the
+ * prefix>, "tables": {"<oid>": "schema.table", ...}}}, sealed by the connector. Through the WAL the change takes effect at one point of the
  * stream, after the publication changed, and the offsets of that point on carry the new set.
  *
  * @param tables schema.table by OID
@@ -34,10 +33,10 @@ public record TablesMessage(String topicPrefix, Map<Long, String> tables) {
     }
 
     /** @throws IllegalArgumentException naming the problem if {@code content} is not such a message */
-    public static TablesMessage parse(byte[] content) {
+    public static TablesMessage parse(String content) {
         JsonNode node;
         try {
-            node = JSON.readTree(new String(content, StandardCharsets.UTF_8));
+            node = JSON.readTree(content);
         } catch (IOException e) {
             throw new IllegalArgumentException("its content is not JSON: " + e.getMessage());
         }

@@ -4,9 +4,11 @@ import java.util.Set;
 
 /**
  * Which logical decoding messages become records: none ({@code logical.messages=drop}), or, emitted, those whose
- * prefix is one of {@code logical.messages.prefixes}, every prefix when that set is empty. pglane's own messages
- * (snapshot watermarks, signals, announcements of captured tables) never become records, whatever it says; the
- * connector's own sequence values ({@code sequences.interval.ms}) always do.
+ * prefix is one of {@code logical.messages.prefixes}, every prefix when that set is empty. Prefixes that start with
+ * {@value #RESERVED} are pglane's own (snapshot watermarks, signals, announcements of captured tables, sequence
+ * values, the sink's durability barrier) and never become records, whatever it says: a consumer, pglane's sink among
+ * them, acts on a record of such a prefix. The one exception is the connector's own sequence values ({@code
+ * sequences.interval.ms}), which always become records once their seal checks.
  *
  * @param emit whether messages are asked of the server and emitted at all
  * @param prefixes the prefixes emitted, exactly as written; empty: every prefix
@@ -14,6 +16,9 @@ import java.util.Set;
  *     when it sends none
  */
 public record MessageFilter(boolean emit, Set<String> prefixes, String sequences) {
+    /** The start of every prefix pglane writes. */
+    public static final String RESERVED = "pglane.";
+
     /** {@code logical.messages=drop}, without sequences. */
     public static final MessageFilter NONE = new MessageFilter(false, Set.of());
 
@@ -25,9 +30,14 @@ public record MessageFilter(boolean emit, Set<String> prefixes, String sequences
         this(emit, prefixes, null);
     }
 
-    /** Whether a message of {@code prefix} becomes a record. */
+    /** Whether a message of {@code prefix}, not the connector's own sequence values, becomes a record. */
     boolean emits(String prefix) {
-        return prefix.equals(sequences) || emit && (prefixes.isEmpty() || prefixes.contains(prefix));
+        return emit && !prefix.startsWith(RESERVED) && (prefixes.isEmpty() || prefixes.contains(prefix));
+    }
+
+    /** Whether {@code prefix} is that of the connector's own sequence values, which become records when sealed. */
+    boolean isOwnSequences(String prefix) {
+        return prefix.equals(sequences);
     }
 
     /** Whether messages are asked of the server for this filter's sake. */

@@ -11,6 +11,7 @@ import dev.pglane.source.pgoutput.PgOutputParser;
 import dev.pglane.source.pgoutput.ProtocolVersion;
 import dev.pglane.source.pgoutput.StreamCommitMessage;
 import dev.pglane.source.schema.RelationCache;
+import dev.pglane.source.seal.MessageSeal;
 import dev.pglane.source.snapshot.SnapshotStream;
 import dev.pglane.wire.Lsn;
 import java.nio.ByteBuffer;
@@ -70,7 +71,8 @@ public final class ReplicationReader implements Runnable {
             String messagesTopic,
             int batchSize,
             Duration statusInterval,
-            Duration heartbeatInterval) {}
+            Duration heartbeatInterval,
+            MessageSeal seal) {}
 
     private final Settings settings;
     private final PGReplicationStream stream;
@@ -135,7 +137,7 @@ public final class ReplicationReader implements Runnable {
                 settings.messages(),
                 settings.origins(),
                 snapshot,
-                snapshot.progressText(),
+                settings.seal(),
                 dispatcher);
         this.acks = acks;
         this.emitted = emitted;

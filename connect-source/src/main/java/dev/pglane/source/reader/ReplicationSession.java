@@ -3,8 +3,6 @@ package dev.pglane.source.reader;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.source.PgSourceConfig;
 import dev.pglane.source.SnapshotMode;
-import dev.pglane.source.capture.CapturedTables;
-import dev.pglane.source.capture.NewTableWatch;
 import dev.pglane.source.capture.TableCapture;
 import dev.pglane.source.decode.DecoderLanes;
 import dev.pglane.source.decode.LaneActivity;
@@ -18,6 +16,7 @@ import dev.pglane.source.offset.AckTracker;
 import dev.pglane.source.pgoutput.ProtocolVersion;
 import dev.pglane.source.schema.RelationCache;
 import dev.pglane.source.schema.RelationDescriptorFactory;
+import dev.pglane.source.seal.MessageSeal;
 import dev.pglane.source.snapshot.SnapshotProgress;
 import dev.pglane.source.snapshot.SnapshotRunner;
 import dev.pglane.source.snapshot.SnapshotStream;
@@ -61,9 +60,16 @@ public final class ReplicationSession implements AutoCloseable {
      * @param resumeLsn the stored {@code commit_end_lsn}, or {@code null} to start at the slot's position
      * @param snapshot the snapshot to run while streaming
      * @param tables the captured tables the stored offset carries ({@code snapshot.new.tables}), or {@code null}
+     * @param seal the connector's seal on the messages that steer it
      */
     public record Start(
-            String connectorName, String version, long generation, Lsn resumeLsn, Snapshot snapshot, String tables) {}
+            String connectorName,
+            String version,
+            long generation,
+            Lsn resumeLsn,
+            Snapshot snapshot,
+            String tables,
+            MessageSeal seal) {}
 
     /**
      * Which snapshot a session runs.
@@ -148,7 +154,9 @@ public final class ReplicationSession implements AutoCloseable {
                     start.resumeLsn() != null && !slot.recreatedOverOffset() ? start.resumeLsn() : slot.confirmed();
             FailureSlot failures = new FailureSlot();
             // before the snapshot's plan: a table that joins in between is then snapshotted twice, never missed
-            TableCapture capture = capture(config, start, sql);
+            TableCapture capture = config.snapshotNewTables()
+                    ? TableCapture.atStart(config, start.connectorName(), start.tables(), start.seal(), sql)
+                    : null;
             SnapshotRunner.Settings snapshotSettings = snapshotSettings(config, start);
             SnapshotRunner snapshot = plan.runs() ? plan.plan(snapshotSettings, sql, config, failures) : null;
             ReplicationConnection replication =
@@ -219,36 +227,6 @@ public final class ReplicationSession implements AutoCloseable {
      */
     private record SessionSnapshot(SnapshotRunner initial, SnapshotRunner.Settings settings, TableCapture capture) {}
 
-    /**
-     * With {@code snapshot.new.tables}, the tables captured when the session starts: the stored offset's, or, for a
-     * connector without them (new, or upgraded, or with the option just turned on), the publication's now, whose rows
-     * the initial snapshot sends, or the stream only from now on.
-     */
-    private static TableCapture capture(PgSourceConfig config, Start start, Connection sql) throws SQLException {
-        if (!config.snapshotNewTables()) {
-            return null;
-        }
-        CapturedTables captured;
-        if (start.tables() != null) {
-            try {
-                captured = CapturedTables.parse(start.tables());
-            } catch (IllegalArgumentException e) {
-                throw new ConnectException("The stored source offset of " + config.topicPrefix() + " has captured"
-                        + " tables this version cannot read: " + e.getMessage());
-            }
-        } else {
-            captured = CapturedTables.of(NewTableWatch.published(sql, config.publicationName(), config.signalTable())
-                    .keySet());
-            log.info(
-                    "pglane source {}: snapshot.new.tables tracks the {} tables publication {} sends now; a table"
-                            + " that joins it from here on is snapshotted",
-                    start.connectorName(),
-                    captured.size(),
-                    config.publicationName());
-        }
-        return new TableCapture(config.topicPrefix(), captured);
-    }
-
     /** What {@link #open} has set up when it assembles the session. */
     private record Opened(
             Connection sql,
@@ -261,7 +239,7 @@ public final class ReplicationSession implements AutoCloseable {
     private static SnapshotRunner.Settings snapshotSettings(PgSourceConfig config, Start start) {
         return new SnapshotRunner.Settings(
                 start.connectorName(),
-                config.topicPrefix(),
+                start.seal(),
                 start.generation(),
                 config.snapshotThreads(),
                 config.snapshotChunkRows(),
@@ -316,7 +294,8 @@ public final class ReplicationSession implements AutoCloseable {
         DecoderLanes lanes = decoderLanes(config, start, topics, envelopes, failures, activity);
         OrderedEmitter emitter = new OrderedEmitter(lanes, failures, acks);
         SnapshotStream snapshots = new SnapshotStream(
-                config.topicPrefix(),
+                start.seal(),
+                config.signalKafkaTopic() != null,
                 start.generation(),
                 snapshot,
                 config.signalTable(),
@@ -341,7 +320,8 @@ public final class ReplicationSession implements AutoCloseable {
                 topics.messagesTopic(),
                 config.decoderBatchSize(),
                 config.statusInterval(),
-                config.heartbeatInterval().orElse(Duration.ZERO));
+                config.heartbeatInterval().orElse(Duration.ZERO),
+                start.seal());
         ReplicationReader reader = new ReplicationReader(
                 settings,
                 opened.stream(),
@@ -357,8 +337,8 @@ public final class ReplicationSession implements AutoCloseable {
         readerThread.setDaemon(true);
         lanes.start();
         readerThread.start();
-        SessionWatches watches =
-                SessionWatches.start(config, start.connectorName(), sessionSnapshot.capture(), sql, failures);
+        SessionWatches watches = SessionWatches.start(
+                config, start.connectorName(), sessionSnapshot.capture(), start.seal(), sql, failures);
         return new ReplicationSession(
                 sql, replication, lanes, reader, readerThread, emitter, resume, snapshot, snapshots, watches);
     }

@@ -8,6 +8,7 @@ import dev.pglane.source.capture.TableCapture;
 import dev.pglane.source.emit.FailureSlot;
 import dev.pglane.source.housekeeping.HeartbeatAction;
 import dev.pglane.source.housekeeping.SlotRetentionWatch;
+import dev.pglane.source.seal.MessageSeal;
 import dev.pglane.source.sequences.SequenceWatch;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -35,15 +36,21 @@ final class SessionWatches implements AutoCloseable {
      * Starts the watches the config asks for.
      *
      * @param capture the session's table capture, {@code null} when new tables are not tracked
+     * @param seal the connector's seal, for the messages the watches write
      */
     static SessionWatches start(
-            PgSourceConfig config, String connectorName, TableCapture capture, Connection sql, FailureSlot failures) {
+            PgSourceConfig config,
+            String connectorName,
+            TableCapture capture,
+            MessageSeal seal,
+            Connection sql,
+            FailureSlot failures) {
         List<AutoCloseable> watches = new ArrayList<>();
         if (capture != null) {
             watches.add(NewTableWatch.start(
                     new NewTableWatch.Settings(
                             connectorName,
-                            config.topicPrefix(),
+                            seal,
                             config.publicationName(),
                             config.signalTable(),
                             config.database()::connect),
@@ -72,7 +79,12 @@ final class SessionWatches implements AutoCloseable {
                         failures)));
         config.sequencesInterval()
                 .ifPresent(interval -> watches.add(SequenceWatch.start(
-                        connectorName, config.publicationName(), interval, config.database()::connect, failures)));
+                        connectorName,
+                        config.publicationName(),
+                        interval,
+                        config.database()::connect,
+                        seal,
+                        failures)));
         SlotRetentionWatch retention = SlotRetentionWatch.start(
                 connectorName,
                 config.slotName(),

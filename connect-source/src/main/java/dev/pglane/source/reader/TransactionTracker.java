@@ -21,6 +21,8 @@ import dev.pglane.source.pgoutput.TypeMessage;
 import dev.pglane.source.pgoutput.UpdateMessage;
 import dev.pglane.source.schema.RelationCache;
 import dev.pglane.source.schema.RelationDescriptor;
+import dev.pglane.source.seal.MessageSeal;
+import dev.pglane.source.sequences.SequenceMessages;
 import dev.pglane.source.snapshot.SnapshotStream;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.SourceOffset;
@@ -55,6 +57,7 @@ public final class TransactionTracker {
     private final MessageFilter messages;
     private final OriginFilter origins;
     private final SnapshotStream snapshot;
+    private final MessageSeal seal;
     private final ItemSink sink;
     private final KeylessTables keylessTables = new KeylessTables();
 
@@ -74,7 +77,7 @@ public final class TransactionTracker {
      * @param beginMarkers also emit a BEGIN marker before each transaction's first record
      * @param messages which logical decoding messages, other than pglane's own, become records
      * @param origins whether transactions that came through a replication origin are emitted
-     * @param snapshotProgress the snapshot progress the session starts with, {@code null} when none is under way
+     * @param seal the connector's seal, which its own sequence values carry and every offset keeps when generated
      */
     public TransactionTracker(
             RelationCache relations,
@@ -85,7 +88,7 @@ public final class TransactionTracker {
             MessageFilter messages,
             OriginFilter origins,
             SnapshotStream snapshot,
-            String snapshotProgress,
+            MessageSeal seal,
             ItemSink sink) {
         this.relations = relations;
         this.messagesTopic = messagesTopic;
@@ -95,7 +98,8 @@ public final class TransactionTracker {
         this.messages = messages;
         this.origins = origins;
         this.snapshot = snapshot;
-        this.snapshotProgress = snapshotProgress;
+        this.seal = seal;
+        this.snapshotProgress = snapshot.progressText();
         this.sink = sink;
         this.lastEndLsn = resumeLsn;
     }
@@ -239,10 +243,13 @@ public final class TransactionTracker {
             tablesMessage(message, lsn);
             return;
         }
-        if (!messages.emits(message.prefix())) {
+        byte[] payload = messages.isOwnSequences(message.prefix())
+                ? SequenceMessages.opened(seal, message)
+                : messages.emits(message.prefix()) ? message.content() : null;
+        if (payload == null) {
             return;
         }
-        LogicalMessage content = new LogicalMessage(message.prefix(), message.content(), message.transactional());
+        LogicalMessage content = new LogicalMessage(message.prefix(), payload, message.transactional());
         if (!message.transactional()) {
             ChangeStamp stamp =
                     new ChangeStamp(Xid.NONE, null, 0, 0, message.lsn(), receiveMicros, lastCommitLsn, generation);
@@ -379,12 +386,17 @@ public final class TransactionTracker {
     }
 
     private SourceOffset offset(ChangeStamp stamp) {
-        return new SourceOffset(
-                lastEndLsn, generation, stamp.xid(), stamp.ordinal(), stamp.lsn(), snapshotProgress, tables());
+        return offsetAt(lastEndLsn, stamp.xid(), stamp.ordinal(), stamp.lsn());
     }
 
     private SourceOffset between(Lsn endLsn) {
-        return new SourceOffset(endLsn, generation, null, null, null, snapshotProgress, tables());
+        return offsetAt(endLsn, null, null, null);
+    }
+
+    /** Besides the position, every offset carries the snapshot's progress, the captured tables and a kept key. */
+    private SourceOffset offsetAt(Lsn endLsn, Long xid, Long ordinal, Lsn changeLsn) {
+        return new SourceOffset(
+                endLsn, generation, xid, ordinal, changeLsn, snapshotProgress, tables(), seal.keptKey());
     }
 
     /** BEGIN goes out lazily, with the first record, so that a transaction with none leaves no trace. */
@@ -395,12 +407,8 @@ public final class TransactionTracker {
         txn.announce();
         if (beginMarkers) {
             Marker begin = new Marker.Begin(generation, txn.xid(), txn.commitLsn(), txn.commitTimeMicros());
-            sink.add(new StreamItem.MarkerItem(begin, inTransaction(txn.xid())));
+            sink.add(new StreamItem.MarkerItem(begin, offsetAt(lastEndLsn, txn.xid(), null, null)));
         }
-    }
-
-    private SourceOffset inTransaction(long xid) {
-        return new SourceOffset(lastEndLsn, generation, xid, null, null, snapshotProgress, tables());
     }
 
     private OpenTransaction transactionOf(String what, Lsn lsn) {
@@ -486,7 +494,7 @@ public final class TransactionTracker {
         if (whole ? txn.announced() : txn.abortSubtransaction(message.subxid())) {
             Marker abort = new Marker.Abort(
                     generation, Math.floorDiv(receiveMicros, 1000L), xid, message.subxid(), message.abortLsn());
-            sink.add(new StreamItem.MarkerItem(abort, inTransaction(xid)));
+            sink.add(new StreamItem.MarkerItem(abort, offsetAt(lastEndLsn, xid, null, null)));
         }
     }
 }

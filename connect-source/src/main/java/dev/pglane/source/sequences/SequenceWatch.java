@@ -3,6 +3,7 @@ package dev.pglane.source.sequences;
 import dev.pglane.connect.database.ConnectionOpener;
 import dev.pglane.source.PeriodicWatch;
 import dev.pglane.source.emit.FailureSlot;
+import dev.pglane.source.seal.MessageSeal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -38,6 +39,7 @@ public final class SequenceWatch extends PeriodicWatch {
 
     private final String publication;
     private final String prefix;
+    private final MessageSeal seal;
     private List<SequenceValue> lastSent = List.of();
     private List<String> lastDenied = List.of();
 
@@ -46,10 +48,12 @@ public final class SequenceWatch extends PeriodicWatch {
             String publication,
             Duration interval,
             ConnectionOpener connections,
+            MessageSeal seal,
             FailureSlot failures) {
         super(connectorName, "sequences", interval, connections, failures);
         this.publication = publication;
         this.prefix = SequenceMessages.prefixFor(publication);
+        this.seal = seal;
     }
 
     /** Starts looking every {@code interval}. */
@@ -58,8 +62,9 @@ public final class SequenceWatch extends PeriodicWatch {
             String publication,
             Duration interval,
             ConnectionOpener connections,
+            MessageSeal seal,
             FailureSlot failures) {
-        SequenceWatch watch = new SequenceWatch(connectorName, publication, interval, connections, failures);
+        SequenceWatch watch = new SequenceWatch(connectorName, publication, interval, connections, seal, failures);
         watch.startThread();
         return watch;
     }
@@ -73,7 +78,7 @@ public final class SequenceWatch extends PeriodicWatch {
         try (PreparedStatement st =
                 connection.prepareStatement("SELECT pg_catalog.pg_logical_emit_message(true, ?, ?)")) {
             st.setString(1, prefix);
-            st.setString(2, SequenceMessages.encode(values));
+            st.setString(2, seal.seal(prefix, SequenceMessages.encode(seal.connector(), values)));
             st.executeQuery().close();
         }
         lastSent = values;

@@ -2,6 +2,7 @@ package dev.pglane.source.signal;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.source.emit.FailureSlot;
+import dev.pglane.source.seal.MessageSeal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -33,10 +34,14 @@ public final class KafkaSignalChannel implements AutoCloseable {
     private static final Duration RETRY = Duration.ofSeconds(5);
     private static final String EMIT = "SELECT pg_catalog.pg_logical_emit_message(true, ?, ?)";
 
-    /** Who reads and where the messages go. */
+    /**
+     * Who reads and where the messages go.
+     *
+     * @param seal the connector's seal, which the messages carry; its connector is the key of the records to act on
+     */
     public record Settings(
             String connectorName,
-            String topicPrefix,
+            MessageSeal seal,
             String topic,
             String bootstrapServers,
             Map<String, Object> consumerOverrides,
@@ -70,7 +75,7 @@ public final class KafkaSignalChannel implements AutoCloseable {
         log.info(
                 "pglane source {}: reading signals for topic prefix {} from topic {}",
                 settings.connectorName(),
-                settings.topicPrefix(),
+                settings.seal().connector(),
                 settings.topic());
         return channel;
     }
@@ -145,7 +150,7 @@ public final class KafkaSignalChannel implements AutoCloseable {
      * @return false if the channel closed first: the record's offset must not be committed
      */
     private boolean forward(ConsumerRecord<String, String> record) throws InterruptedException {
-        if (!settings.topicPrefix().equals(record.key())) {
+        if (!settings.seal().connector().equals(record.key())) {
             log.debug(
                     "Signal record {}-{}@{} is for {}, not this connector",
                     record.topic(),
@@ -156,7 +161,7 @@ public final class KafkaSignalChannel implements AutoCloseable {
         }
         SignalMessage message;
         try {
-            message = KafkaSignal.of(settings.topicPrefix(), record.value(), record.partition(), record.offset());
+            message = KafkaSignal.of(settings.seal().connector(), record.value(), record.partition(), record.offset());
         } catch (IllegalArgumentException e) {
             log.warn(
                     "Signal record {}-{}@{} is ignored: {}",
@@ -196,7 +201,7 @@ public final class KafkaSignalChannel implements AutoCloseable {
         }
         try (PreparedStatement st = connection.prepareStatement(EMIT)) {
             st.setString(1, SignalMessage.PREFIX);
-            st.setString(2, message.content());
+            st.setString(2, settings.seal().seal(SignalMessage.PREFIX, message.content()));
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();
                 return rs.getString(1);

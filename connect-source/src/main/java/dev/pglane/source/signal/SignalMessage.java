@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A signal that did not come from the signal table (one read from the signal topic) as it travels through the WAL: a
  * transactional logical decoding message with prefix {@value #PREFIX} and JSON content {@code {"connector": <topic
- * prefix>, "id": ..., "type": ..., "data": ...}}. Every connector on the database sees it; only the one it names acts.
+ * prefix>, "id": ..., "type": ..., "data": ...}}, sealed by the connector. Every connector on the database sees it;
+ * only the one it names acts, and only if it configured a signal topic and the seal is its own.
  * Through the WAL a signal takes effect at one point of the stream, and what it changes in the snapshot's progress is
  * stored with that point's offset, exactly as for a row of the signal table.
  *
@@ -26,10 +26,10 @@ public record SignalMessage(String topicPrefix, String id, String type, String d
     }
 
     /** @throws IllegalArgumentException naming the problem if {@code content} is not such a message */
-    public static SignalMessage parse(byte[] content) {
+    public static SignalMessage parse(String content) {
         JsonNode node;
         try {
-            node = JSON.readTree(new String(content, StandardCharsets.UTF_8));
+            node = JSON.readTree(content);
         } catch (IOException e) {
             throw new IllegalArgumentException("its content is not JSON: " + e.getMessage());
         }

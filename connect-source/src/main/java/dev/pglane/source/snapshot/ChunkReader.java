@@ -1,6 +1,7 @@
 package dev.pglane.source.snapshot;
 
 import dev.pglane.source.pgoutput.TupleData;
+import dev.pglane.source.seal.MessageSeal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -37,10 +38,13 @@ final class ChunkReader {
     private static final long WAIT_WARN_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final Connection connection;
+    private final MessageSeal seal;
     private final ChunkSql sql;
     private final CopyManager copy;
 
-    ChunkReader(Connection connection) throws SQLException {
+    /** @param seal the connector's seal, which the watermarks carry */
+    ChunkReader(Connection connection, MessageSeal seal) throws SQLException {
+        this.seal = seal;
         this.connection = connection;
         BaseConnection base = connection.unwrap(BaseConnection.class);
         this.sql = new ChunkSql(base);
@@ -95,7 +99,7 @@ final class ChunkReader {
                 connection.prepareStatement("SELECT pg_catalog.pg_logical_emit_message(?, ?, ?::pg_catalog.text)")) {
             st.setBoolean(1, transactional);
             st.setString(2, Watermark.PREFIX);
-            st.setString(3, watermark.content());
+            st.setString(3, seal.seal(Watermark.PREFIX, watermark.content()));
             st.execute();
         }
     }

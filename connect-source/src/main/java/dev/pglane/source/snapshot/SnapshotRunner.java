@@ -3,6 +3,7 @@ package dev.pglane.source.snapshot;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.source.ConnectionLoss;
 import dev.pglane.source.emit.FailureSlot;
+import dev.pglane.source.seal.MessageSeal;
 import dev.pglane.source.signal.SnapshotFilter;
 import dev.pglane.source.values.SessionSettings;
 import dev.pglane.wire.marker.SnapshotChunk;
@@ -43,6 +44,7 @@ public final class SnapshotRunner implements AutoCloseable {
     static final int MAX_ATTEMPTS = 20;
 
     /**
+     * @param seal the connector's seal, which its watermarks carry
      * @param threads sessions that read chunks at once
      * @param chunkRows rows per chunk
      * @param chunkBytes bytes per chunk at most, at a table's average row size; 0: rows only
@@ -51,7 +53,7 @@ public final class SnapshotRunner implements AutoCloseable {
      */
     public record Settings(
             String connectorName,
-            String topicPrefix,
+            MessageSeal seal,
             long generation,
             int threads,
             long chunkRows,
@@ -232,7 +234,7 @@ public final class SnapshotRunner implements AutoCloseable {
             Connection connection =
                     settings.endpoint().connect("pglane-" + settings.connectorName() + "-snapshot-" + i, options);
             connections.add(connection);
-            ChunkReader reader = new ChunkReader(connection);
+            ChunkReader reader = new ChunkReader(connection, settings.seal());
             Thread thread = new Thread(() -> work(reader), "pglane-" + settings.connectorName() + "-snapshot-" + i);
             thread.setDaemon(true);
             threads.add(thread);
@@ -362,8 +364,8 @@ public final class SnapshotRunner implements AutoCloseable {
                 reads.put(read.serial, read);
                 reader.read(
                         read,
-                        new Watermark(settings.topicPrefix(), settings.generation(), read.serial, false),
-                        new Watermark(settings.topicPrefix(), settings.generation(), read.serial, true));
+                        new Watermark(settings.seal().connector(), settings.generation(), read.serial, false),
+                        new Watermark(settings.seal().connector(), settings.generation(), read.serial, true));
                 awaitDecision(previous);
                 previous = read;
             }

@@ -5,11 +5,11 @@ import dev.pglane.source.pgoutput.LogicalDecodingMessage;
 import dev.pglane.source.pgoutput.RelationMessage;
 import dev.pglane.source.pgoutput.TupleData;
 import dev.pglane.source.schema.RelationDescriptor;
+import dev.pglane.source.seal.MessageSeal;
 import dev.pglane.source.signal.Signal;
 import dev.pglane.source.signal.SignalMessage;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.marker.SnapshotChunk;
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 public final class SnapshotStream implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SnapshotStream.class);
 
-    private final String topicPrefix;
+    private final MessageSeal seal;
+    private final boolean signalTopic;
     private final long generation;
     private final String signalSchema;
     private final String signalTable;
@@ -77,9 +78,10 @@ public final class SnapshotStream implements AutoCloseable {
     }
 
     /** A stream without signals: {@code runner} is the session's snapshot, or {@code null} when it runs none. */
-    public SnapshotStream(String topicPrefix, long generation, SnapshotRunner runner) {
+    public SnapshotStream(MessageSeal seal, long generation, SnapshotRunner runner) {
         this(
-                topicPrefix,
+                seal,
+                false,
                 generation,
                 runner,
                 null,
@@ -90,18 +92,23 @@ public final class SnapshotStream implements AutoCloseable {
     }
 
     /**
+     * @param seal the connector's seal, which its watermarks and signal messages carry
+     * @param signalTopic whether signals reach the stream as messages ({@code signal.kafka.topic}); when not, every
+     *     signal message is refused
      * @param runner the snapshot the session starts with, or {@code null}
      * @param signalTable {@code schema.table} of the signal table, or {@code null} when signals are off
      * @param capture the captured tables, whose joined ones this stream snapshots; {@code null} when not tracked
      */
     public SnapshotStream(
-            String topicPrefix,
+            MessageSeal seal,
+            boolean signalTopic,
             long generation,
             SnapshotRunner runner,
             String signalTable,
             Starter starter,
             TableCapture capture) {
-        this.topicPrefix = topicPrefix;
+        this.seal = seal;
+        this.signalTopic = signalTopic;
         this.capture = capture;
         this.generation = generation;
         this.runner = runner;
@@ -140,16 +147,34 @@ public final class SnapshotStream implements AutoCloseable {
 
     /**
      * A logical decoding message whose prefix {@link #isSignalMessage} accepted: a signal of the signal topic, if it
-     * names this connector.
+     * names this connector, which has a signal topic, and carries the connector's seal.
      */
     public SignalOutcome signal(LogicalDecodingMessage message) throws SQLException {
+        MessageSeal.Opened opened = seal.open(message.prefix(), message.content());
         SignalMessage carried;
+        try {
+            carried = SignalMessage.parse(opened.payload());
+        } catch (IllegalArgumentException e) {
+            seal.refused().refuse(message.prefix(), message.lsn(), "its content is not a signal pglane writes");
+            return SignalOutcome.NONE;
+        }
+        if (!carried.topicPrefix().equals(seal.connector())) {
+            return SignalOutcome.NONE; // another connector's
+        }
+        if (!signalTopic) {
+            seal.refused()
+                    .refuse(
+                            message.prefix(),
+                            message.lsn(),
+                            "signals reach the stream as messages only from signal.kafka.topic, which is not set");
+            return SignalOutcome.NONE;
+        }
+        if (!opened.authentic()) {
+            seal.refused().unsealed(message.prefix(), message.lsn());
+            return SignalOutcome.NONE;
+        }
         Signal signal;
         try {
-            carried = SignalMessage.parse(message.content());
-            if (!carried.topicPrefix().equals(topicPrefix)) {
-                return SignalOutcome.NONE; // another connector's
-            }
             signal = carried.signal();
         } catch (IllegalArgumentException e) {
             log.warn("A signal message at {} is ignored: {}", message.lsn(), e.getMessage());
@@ -322,8 +347,13 @@ public final class SnapshotStream implements AutoCloseable {
 
     /** A logical decoding message whose prefix {@link #isWatermark} accepted. */
     public Received received(LogicalDecodingMessage message) {
-        Watermark watermark = Watermark.parse(new String(message.content(), StandardCharsets.UTF_8));
-        if (watermark == null || !watermark.topicPrefix().equals(topicPrefix)) {
+        MessageSeal.Opened opened = seal.open(message.prefix(), message.content());
+        Watermark watermark = Watermark.parse(opened.payload());
+        if (watermark == null || !watermark.topicPrefix().equals(seal.connector())) {
+            return Received.NONE;
+        }
+        if (!opened.authentic()) {
+            seal.refused().unsealed(message.prefix(), message.lsn());
             return Received.NONE;
         }
         boolean ours = runner != null && watermark.generation() == generation;
@@ -342,9 +372,12 @@ public final class SnapshotStream implements AutoCloseable {
 
     private void opened(long serial) {
         ChunkRead read = runner.read(serial);
-        if (read != null) {
-            open.computeIfAbsent(read.chunk.table().oid(), oid -> new ArrayList<>())
-                    .add(read.window);
+        if (read == null) {
+            return;
+        }
+        List<ChunkWindow> windows = open.computeIfAbsent(read.chunk.table().oid(), oid -> new ArrayList<>());
+        if (!windows.contains(read.window)) { // a window is closed once: opened twice, it would stay open for ever
+            windows.add(read.window);
         }
     }
 

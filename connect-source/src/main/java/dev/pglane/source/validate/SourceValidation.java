@@ -13,6 +13,8 @@ import dev.pglane.connect.validate.ValidationReport;
 import dev.pglane.source.DecodingSettings;
 import dev.pglane.source.HousekeepingSettings;
 import dev.pglane.source.PgSourceConfig;
+import dev.pglane.source.SnapshotMode;
+import dev.pglane.source.SnapshotSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +52,12 @@ public final class SourceValidation {
             ValidationReport report, String connectorName, DatabaseEndpoint endpoint) {
         List<ServerCheck> checks = new ArrayList<>();
         checks.add(new LogicalReplicationCheck(endpoint));
+        if (report.isValid(SnapshotSettings.SNAPSHOT_MODE)) {
+            checks.add(new WalMessageCheck(
+                    connectorName,
+                    SnapshotSettings.SNAPSHOT_MODES.parse((String) report.value(SnapshotSettings.SNAPSHOT_MODE))
+                            != SnapshotMode.NEVER));
+        }
         if (report.isValid(SLOT_NAME)) {
             checks.add(new SlotCheck((String) report.value(SLOT_NAME), endpoint));
         }

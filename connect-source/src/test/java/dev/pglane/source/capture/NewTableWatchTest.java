@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.source.AwaitFailure;
 import dev.pglane.source.emit.FailureSlot;
+import dev.pglane.source.seal.MessageSeal;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -18,8 +19,12 @@ class NewTableWatchTest {
     @Test
     void anErrorOnTheWatchThreadFailsTheTask() throws Exception {
         FailureSlot failures = new FailureSlot();
-        NewTableWatch.Settings settings =
-                new NewTableWatch.Settings("shop-source", "shop", "pglane_pub", null, name -> {
+        NewTableWatch.Settings settings = new NewTableWatch.Settings(
+                "shop-source",
+                MessageSeal.configured("shop", "a key of sixteen characters"),
+                "pglane_pub",
+                null,
+                name -> {
                     throw new OutOfMemoryError("injected into " + name);
                 });
         ConnectException e;
@@ -33,8 +38,12 @@ class NewTableWatchTest {
     @Test
     void aClosedWatchFailsNothing() {
         FailureSlot failures = new FailureSlot();
-        NewTableWatch.Settings settings =
-                new NewTableWatch.Settings("shop-source", "shop", "pglane_pub", null, name -> {
+        NewTableWatch.Settings settings = new NewTableWatch.Settings(
+                "shop-source",
+                MessageSeal.configured("shop", "a key of sixteen characters"),
+                "pglane_pub",
+                null,
+                name -> {
                     throw new AssertionError("a watch closed before its first check opens no connection");
                 });
         NewTableWatch.start(settings, CapturedTables.of(List.of()), failures).close();

@@ -9,6 +9,7 @@ import dev.pglane.source.emit.FailureSlot;
 import dev.pglane.source.offset.AckTracker;
 import dev.pglane.source.pgoutput.ProtocolVersion;
 import dev.pglane.source.schema.RelationCache;
+import dev.pglane.source.seal.MessageSeal;
 import dev.pglane.source.snapshot.SnapshotStream;
 import dev.pglane.wire.Lsn;
 import java.nio.ByteBuffer;
@@ -104,7 +105,8 @@ class ReplicationReaderFailureTest {
                 "shop.messages",
                 8,
                 statusInterval,
-                Duration.ZERO);
+                Duration.ZERO,
+                MessageSeal.configured("shop", "a key of sixteen characters"));
         ReplicationReader reader = new ReplicationReader(
                 settings,
                 stream,
@@ -115,7 +117,7 @@ class ReplicationReaderFailureTest {
                 failures,
                 ReaderActivity.NONE,
                 liveness,
-                new SnapshotStream("shop", 1, null));
+                new SnapshotStream(MessageSeal.configured("shop", "a key of sixteen characters"), 1, null));
         lanes.start();
         Thread thread = new Thread(reader, "reader-under-test");
         thread.start();

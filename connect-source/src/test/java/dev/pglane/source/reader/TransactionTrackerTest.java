@@ -26,6 +26,7 @@ import dev.pglane.source.pgoutput.UpdateMessage;
 import dev.pglane.source.schema.RelationCache;
 import dev.pglane.source.schema.RelationDescriptorFactory;
 import dev.pglane.source.schema.RowKeyColumns;
+import dev.pglane.source.seal.MessageSeal;
 import dev.pglane.source.snapshot.SnapshotStream;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.SourceOffset;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.Test;
 /** Message sequences in, items out: ordinals, counts, markers and offsets as the wire format defines them. */
 class TransactionTrackerTest {
     private static final long GEN = 7;
+    private static final MessageSeal SEAL = MessageSeal.configured("shop", "a key of sixteen characters");
     private static final long NOW_US = 1_700_000_000_000_000L;
     private static final long COMMIT_US = 1_699_999_999_000_000L;
     private static final int ORDERS = 16_001;
@@ -69,8 +71,8 @@ class TransactionTrackerTest {
                 beginMarkers,
                 new MessageFilter(true, Set.of()),
                 origins,
-                new SnapshotStream("shop", GEN, null),
-                null,
+                new SnapshotStream(SEAL, GEN, null),
+                SEAL,
                 items::add);
     }
 

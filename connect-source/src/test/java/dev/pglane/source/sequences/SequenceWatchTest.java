@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.logging.LogCapture;
 import dev.pglane.source.emit.FailureSlot;
+import dev.pglane.source.seal.MessageSeal;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -53,6 +54,7 @@ class SequenceWatchTest {
                 "shop",
                 Duration.ofHours(1),
                 name -> server.getPostgresDatabase().getConnection(),
+                MessageSeal.configured("shop", "a key of sixteen characters"),
                 new FailureSlot());
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.connect.database.TlsSettings;
 import dev.pglane.source.AwaitFailure;
+import dev.pglane.source.seal.MessageSeal;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +22,7 @@ import org.postgresql.jdbc.SslMode;
 class KafkaSignalChannelTest {
     private static final KafkaSignalChannel.Settings SETTINGS = new KafkaSignalChannel.Settings(
             "shop-source",
-            "shop",
+            MessageSeal.configured("shop", "a key of sixteen characters"),
             "shop_signals",
             "localhost:9",
             Map.of(),

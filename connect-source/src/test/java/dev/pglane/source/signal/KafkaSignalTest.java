@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -18,14 +17,10 @@ class KafkaSignalTest {
                 0,
                 42);
         assertEquals("kafka-0-42", message.id(), "named by partition and offset when it names itself not");
-        Signal signal = SignalMessage.parse(message.content().getBytes(StandardCharsets.UTF_8))
-                .signal();
+        Signal signal = SignalMessage.parse(message.content()).signal();
         assertEquals(Signal.Kind.EXECUTE_SNAPSHOT, signal.kind());
         assertEquals(List.of("public.orders"), signal.tables());
-        assertEquals(
-                "shop",
-                SignalMessage.parse(message.content().getBytes(StandardCharsets.UTF_8))
-                        .topicPrefix());
+        assertEquals("shop", SignalMessage.parse(message.content()).topicPrefix());
     }
 
     @Test
@@ -82,9 +77,7 @@ class KafkaSignalTest {
 
     @Test
     void aMessageWithoutAConnectorIsNone() {
-        assertTrue(assertThrows(
-                        IllegalArgumentException.class,
-                        () -> SignalMessage.parse("{\"id\": 1}".getBytes(StandardCharsets.UTF_8)))
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> SignalMessage.parse("{\"id\": 1}"))
                 .getMessage()
                 .contains("names no connector"));
     }

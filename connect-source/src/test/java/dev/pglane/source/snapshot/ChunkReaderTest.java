@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.source.pgoutput.RelationColumn;
 import dev.pglane.source.pgoutput.TupleData;
+import dev.pglane.source.seal.MessageSeal;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.sql.Connection;
@@ -72,7 +73,7 @@ class ChunkReaderTest {
             awaitSyncRepWait(observer, writerPid);
 
             ChunkRead read = new ChunkRead(new Chunk(table(reading), 0, null, null, null, true), 1);
-            ChunkReader reader = new ChunkReader(reading);
+            ChunkReader reader = new ChunkReader(reading, MessageSeal.configured("t", "a key of sixteen characters"));
             CompletableFuture<Void> reading1 = CompletableFuture.runAsync(() -> {
                 try {
                     reader.read(read, new Watermark("t", 1, 1, false), new Watermark("t", 1, 1, true));
