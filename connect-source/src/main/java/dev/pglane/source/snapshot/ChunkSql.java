@@ -10,9 +10,9 @@ import org.postgresql.core.BaseConnection;
  * The SQL text of a chunk's queries. COPY takes no bind parameters, so a chunk's bounds go into the text as literals:
  * each value is the server's own text of a key value, written by {@code escapeLiteral} (the session has
  * {@code standard_conforming_strings} on, as every supported server does by default) and cast to the type name the
- * server formatted for the column. Identifiers are quoted. Nothing else goes into the text, but for the condition of
- * a signal-table filter ({@link dev.pglane.source.signal.SnapshotFilter}), in parentheses, which holds no {@code ;}
- * and so cannot end the statement.
+ * server formatted for the column. Identifiers are quoted. Nothing else goes into the text, but the publication's row
+ * filter as the server deparsed it (see {@link SnapshotCatalog} for why that is safe) and the condition of a
+ * signal-table filter ({@link dev.pglane.source.signal.SnapshotFilter}), each in parentheses.
  */
 final class ChunkSql {
     private final BaseConnection connection;
@@ -62,6 +62,10 @@ final class ChunkSql {
         }
         if (upper != null) {
             conditions.add(keyComparison(table, "<", upper));
+        }
+        if (table.rowFilter() != null) {
+            // the rows the publication publishes: the chunk's rows must be those the stream would send
+            conditions.add("(" + table.rowFilter() + ")");
         }
         if (where != null) {
             conditions.add("(" + where + ")");

@@ -15,6 +15,9 @@ import java.util.List;
  * @param partitioned a partitioned table, published as its partitions' root ({@code publish_via_partition_root}):
  *     its rows are its partitions', where any other table's are its own (an inheritance parent's children are tables
  *     of their own)
+ * @param rowFilter the publication's row filter for the table (PostgreSQL 15+), as the server deparses it for this
+ *     session ({@code pg_get_expr}, through {@code pg_publication_tables.rowfilter}), or {@code null}: every row is
+ *     published; see {@link SnapshotCatalog} for why its text may go into a chunk's query
  */
 record SnapshotTable(
         int oid,
@@ -25,7 +28,8 @@ record SnapshotTable(
         List<KeyColumn> chunkKey,
         long estimatedRows,
         long estimatedBytes,
-        boolean partitioned) {
+        boolean partitioned,
+        String rowFilter) {
 
     /** A column of the chunk key, with the type name the server formats for it (for typed literals). */
     record KeyColumn(String name, String typeName) {}

@@ -29,6 +29,7 @@ class SnapshotTableTest {
                 List.of(new SnapshotTable.KeyColumn("id", "integer")),
                 rows,
                 bytes,
-                false);
+                false,
+                null);
     }
 }
