@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A user runs {@code docker-compose up -d} after the README's build: the file is valid for Compose, every service but
  * the one-shot job that creates the connectors has a health check, and Connect and that job start only once what they
- * need is healthy. No Docker engine is needed: {@code docker-compose config} reads and checks the file alone (the
+ * need is healthy, and every port it publishes is bound to 127.0.0.1 (the file is for trying, not production: no
+ * service authenticates). No Docker engine is needed: {@code docker-compose config} reads and checks the file alone (the
  * Debian package's docker-compose 1.29, installed here when neither it nor {@code docker compose} is present).
  */
 @Timeout(value = 400, unit = TimeUnit.SECONDS)
@@ -90,6 +91,38 @@ class DockerComposeFileIT {
         JsonNode connect = services.path("connect");
         assertTrue(connect.path("environment").path("KAFKA_OPTS").asText().contains("-javaagent:"), connect::toString);
         assertTrue(connect.toString().contains("9404"), "the metrics port is not published: " + connect);
+    }
+
+    @ParameterizedTest(name = "PGLANE_FORMAT={0}")
+    @ValueSource(strings = {"json", "avro"})
+    @DisplayName("every port the file publishes (databases with password pglane, Kafka, Connect's REST API, the"
+            + " registry, the metrics, none with authentication) is bound to 127.0.0.1, not every interface")
+    void everyPublishedPortIsBoundToLoopbackOnly(String format) throws Exception {
+        Result config = compose(Map.of("PGLANE_FORMAT", format), "config");
+        assertEquals(0, config.exitCode(), config::output);
+        JsonNode services =
+                new ObjectMapper(new YAMLFactory()).readTree(config.output()).path("services");
+        List<String> published = new ArrayList<>();
+        services.fieldNames().forEachRemaining(name -> {
+            for (JsonNode port : services.path(name).path("ports")) {
+                published.add(name + " " + port);
+                assertEquals("127.0.0.1", hostAddress(port), name + " publishes " + port + " on every interface");
+            }
+        });
+        // both databases, Kafka, the registry, Connect's REST API and its metrics
+        assertEquals(6, published.size(), published::toString);
+    }
+
+    /**
+     * The host address a published port is bound to, "" for every interface: Compose v2 writes the long form
+     * ({@code host_ip}), docker-compose 1.x the short one ({@code [host_ip:]published:target[/protocol]}).
+     */
+    private static String hostAddress(JsonNode port) {
+        if (port.isTextual()) {
+            String[] parts = port.asText().split(":");
+            return parts.length == 3 ? parts[0] : "";
+        }
+        return port.path("host_ip").asText("");
     }
 
     /** Each service {@code service} depends on, with the condition it waits for. */

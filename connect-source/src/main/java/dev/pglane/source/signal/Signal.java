@@ -42,7 +42,7 @@ public record Signal(String id, Kind kind, List<String> tables, Map<String, Snap
         filters = Collections.unmodifiableMap(new LinkedHashMap<>(filters));
     }
 
-    /** True if a filter of the signal holds SQL text. */
+    /** True if a filter of the signal holds a condition. */
     public boolean hasCondition() {
         return filters.values().stream().anyMatch(f -> f.where() != null);
     }

@@ -7,26 +7,20 @@ import java.util.List;
  * or both.
  *
  * <p>The range's values go into the chunk queries as escaped literals cast to the key's types, so a signal from any
- * channel may carry one. A WHERE condition is SQL text the source runs as the connector's role: it is accepted only
- * from the signal table, whose writers are database users already, never from the signal topic, and never with a
- * {@code ;}, so it cannot end the query it sits in. The queries it sits in run in read-only transactions.
+ * channel may carry one. A condition is a {@link RowCondition}: parsed by pglane's own grammar (columns compared with
+ * literals), so no text of the signal's writer runs as SQL; the snapshot admits it only over columns the publication
+ * publishes for the table.
  *
  * @param from the first key of the range (inclusive), a value per key column as PostgreSQL prints it; {@code null}:
  *     from the table's start
  * @param to the first key after the range (exclusive); {@code null}: to the table's end
- * @param where a boolean SQL condition on the table's columns, or {@code null}
+ * @param where the condition on the table's columns, or {@code null}
  */
-public record SnapshotFilter(List<String> from, List<String> to, String where) {
+public record SnapshotFilter(List<String> from, List<String> to, RowCondition where) {
 
     public SnapshotFilter {
         from = from == null ? null : List.copyOf(from);
         to = to == null ? null : List.copyOf(to);
-        if (where != null && where.isBlank()) {
-            throw new IllegalArgumentException("a filter's condition is empty");
-        }
-        if (where != null && where.indexOf(';') >= 0) {
-            throw new IllegalArgumentException("a filter's condition may not hold ';': " + where);
-        }
     }
 
     /** A filter of the key range only. */
@@ -34,9 +28,13 @@ public record SnapshotFilter(List<String> from, List<String> to, String where) {
         return new SnapshotFilter(from, to, null);
     }
 
-    /** A filter of the WHERE condition only. */
+    /**
+     * A filter of the condition only.
+     *
+     * @throws IllegalArgumentException if the grammar does not admit {@code condition}
+     */
     public static SnapshotFilter where(String condition) {
-        return new SnapshotFilter(null, null, condition);
+        return new SnapshotFilter(null, null, RowCondition.parse(condition));
     }
 
     /** This filter and {@code other} together, one giving the range and the other the condition. */

@@ -1,6 +1,7 @@
 package dev.pglane.source.snapshot;
 
 import dev.pglane.source.pgoutput.RelationColumn;
+import dev.pglane.source.signal.RowCondition;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.StringJoiner;
@@ -10,15 +11,29 @@ import org.postgresql.core.BaseConnection;
  * The SQL text of a chunk's queries. COPY takes no bind parameters, so a chunk's bounds go into the text as literals:
  * each value is the server's own text of a key value, written by {@code escapeLiteral} (the session has
  * {@code standard_conforming_strings} on, as every supported server does by default) and cast to the type name the
- * server formatted for the column. Identifiers are quoted. Nothing else goes into the text, but for the condition of
- * a signal-table filter ({@link dev.pglane.source.signal.SnapshotFilter}), in parentheses, which holds no {@code ;}
- * and so cannot end the statement.
+ * server formatted for the column. Identifiers are quoted. Nothing else goes into the text, but the publication's row
+ * filter as the server deparsed it (see {@link SnapshotCatalog} for why that is safe) and a signal's condition, which
+ * is pglane's SQL from a parsed {@link RowCondition}: quoted column names and its literals as escaped string constants
+ * of unknown type, which the server types as the column each is compared with.
  */
 final class ChunkSql {
     private final BaseConnection connection;
+    private final RowCondition.Quoting quoting;
 
     ChunkSql(BaseConnection connection) {
         this.connection = connection;
+        this.quoting = new RowCondition.Quoting() {
+            @Override
+            public String identifier(String name) throws SQLException {
+                return quote(name);
+            }
+
+            @Override
+            public String literal(String value) throws SQLException {
+                // escapeLiteral doubles the quotes inside; the quotes around are ours
+                return "'" + connection.escapeLiteral(value) + "'";
+            }
+        };
     }
 
     /** {@code COPY (SELECT <published columns> FROM [ONLY] <table> WHERE <range>) TO STDOUT}. */
@@ -35,7 +50,7 @@ final class ChunkSql {
      * in key order, or no row when the rest of the table (up to {@code end}, among the rows {@code where} admits) fits
      * in one chunk.
      */
-    String nextKey(SnapshotTable table, ChunkBound.Key lower, ChunkBound.Key end, String where, long rows)
+    String nextKey(SnapshotTable table, ChunkBound.Key lower, ChunkBound.Key end, RowCondition where, long rows)
             throws SQLException {
         StringJoiner select = new StringJoiner(", ");
         for (SnapshotTable.KeyColumn key : table.chunkKey()) {
@@ -54,7 +69,7 @@ final class ChunkSql {
         return conditions(chunk.table(), (ChunkBound.Key) chunk.lower(), (ChunkBound.Key) chunk.upper(), chunk.where());
     }
 
-    private String conditions(SnapshotTable table, ChunkBound.Key lower, ChunkBound.Key upper, String where)
+    private String conditions(SnapshotTable table, ChunkBound.Key lower, ChunkBound.Key upper, RowCondition where)
             throws SQLException {
         StringJoiner conditions = new StringJoiner(" AND ", " WHERE ", "").setEmptyValue("");
         if (lower != null) {
@@ -63,8 +78,12 @@ final class ChunkSql {
         if (upper != null) {
             conditions.add(keyComparison(table, "<", upper));
         }
+        if (table.rowFilter() != null) {
+            // the rows the publication publishes: the chunk's rows must be those the stream would send
+            conditions.add("(" + table.rowFilter() + ")");
+        }
         if (where != null) {
-            conditions.add("(" + where + ")");
+            conditions.add(where.toSql(quoting));
         }
         return conditions.toString();
     }

@@ -15,7 +15,25 @@ import java.util.Map;
  * changes for ({@code pg_publication_tables}: a partitioned table's root under {@code publish_via_partition_root}, else
  * its partitions), with the columns
  * pgoutput publishes (its column list from PostgreSQL 15, else every column but generated ones) and their key flags as
- * pgoutput sets them (every column under REPLICA IDENTITY FULL, else the identity index's).
+ * pgoutput sets them (every column under REPLICA IDENTITY FULL, else the identity index's), and, from PostgreSQL 15,
+ * the publication's row filter, which a chunk applies to its rows as pgoutput applies it to changes.
+ *
+ * <p>The row filter is the one SQL text in a chunk's query that pglane does not build itself. It is {@code
+ * pg_publication_tables.rowfilter}: {@code pg_get_expr} of the expression tree the server stored when the publication
+ * owner (who decides what the stream publishes anyway) created or altered the publication, deparsed by the server in
+ * the session that reads the catalog. No row's data is in it. The server admitted the tree only if it holds columns of
+ * the table, constants, and immutable built-in operators, functions and types (no subquery, no user-defined function,
+ * nothing that reads another table), and the deparse quotes its identifiers and constants; it is parsed again in a
+ * snapshot session with the same pinned {@code search_path}, where a name the deparse left unqualified resolves as it
+ * did, so the server evaluates the same expression it evaluates for the stream.
+ *
+ * <p>The snapshot reads with one publication, as the stream does; pgoutput combines the filters of several
+ * publications of one subscription with OR, which does not arise here. The filter is read when a snapshot is planned
+ * (the task's start, and a table a signal adds is taken as planned then); an {@code ALTER PUBLICATION} that changes it
+ * while a snapshot runs reaches the chunks read after the task's next start. Like pgoutput, which applies a changed
+ * filter to the changes after it and never revisits rows it sent, the snapshot does not take back rows a chunk sent
+ * under the old filter; a new snapshot of the table (a signal) sends what the filter now admits, and its chunks delete
+ * the target's other rows in their key ranges.
  */
 final class SnapshotCatalog {
     private SnapshotCatalog() {}
@@ -23,11 +41,12 @@ final class SnapshotCatalog {
     static List<SnapshotTable> tables(Connection sql, String publication) throws SQLException {
         boolean columnLists = sql.getMetaData().getDatabaseMajorVersion() >= 15;
         String published = columnLists ? "a.attname = ANY (pt.attnames)" : "a.attgenerated = ''";
+        String rowFilter = columnLists ? "pt.rowfilter" : "NULL::pg_catalog.text";
         String query = "SELECT c.oid, n.nspname, c.relname, c.relreplident, a.attname, a.atttypid, a.atttypmod,"
                 + " c.relreplident = 'f' OR EXISTS (SELECT 1 FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid"
                 + " AND a.attnum = ANY (i.indkey) AND ((c.relreplident = 'd' AND i.indisprimary)"
                 + " OR (c.relreplident = 'i' AND i.indisreplident))), GREATEST(c.reltuples, 0)::int8,"
-                + " pg_catalog.pg_table_size(c.oid), c.relkind = 'p'"
+                + " pg_catalog.pg_table_size(c.oid), c.relkind = 'p', " + rowFilter
                 + " FROM pg_catalog.pg_publication_tables pt"
                 + " JOIN pg_catalog.pg_namespace n ON n.nspname = pt.schemaname"
                 + " JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = pt.tablename"
@@ -49,7 +68,8 @@ final class SnapshotCatalog {
                                 rs.getString(4).charAt(0),
                                 rs.getLong(9),
                                 rs.getLong(10),
-                                rs.getBoolean(11));
+                                rs.getBoolean(11),
+                                rs.getString(12));
                         tables.put(oid, table);
                     }
                     table.columns.add(
@@ -68,7 +88,8 @@ final class SnapshotCatalog {
                     chunkKey(sql, table.oid),
                     table.estimatedRows,
                     table.estimatedBytes,
-                    table.partitioned));
+                    table.partitioned,
+                    table.rowFilter));
         }
         return out;
     }
@@ -102,6 +123,7 @@ final class SnapshotCatalog {
         final long estimatedRows;
         final long estimatedBytes;
         final boolean partitioned;
+        final String rowFilter;
         final List<RelationColumn> columns = new ArrayList<>();
 
         Builder(
@@ -111,7 +133,8 @@ final class SnapshotCatalog {
                 char identity,
                 long estimatedRows,
                 long estimatedBytes,
-                boolean partitioned) {
+                boolean partitioned,
+                String rowFilter) {
             this.oid = oid;
             this.schema = schema;
             this.table = table;
@@ -119,6 +142,7 @@ final class SnapshotCatalog {
             this.estimatedRows = estimatedRows;
             this.estimatedBytes = estimatedBytes;
             this.partitioned = partitioned;
+            this.rowFilter = rowFilter;
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.pglane.source.snapshot;
 
+import dev.pglane.source.signal.RowCondition;
 import dev.pglane.source.signal.SnapshotFilter;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -9,6 +10,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How far a snapshot has got, as the source offset carries it: per table, the bound below which every chunk has been
@@ -19,9 +22,12 @@ import java.util.Map;
  * <p>The text form is {@code 1;<snapshot id>;<table>=<state>;...}, every part URL-encoded, a state being {@code -}
  * (not started), {@code *} (done) or {@code k<value>,<value>...}. A table a signal filtered has
  * {@code !t<values>} (where its range ends) and {@code !w<condition>} after its state, and makes the text's version
- * 2, which versions before filters refuse rather than send the table whole.
+ * 2, which versions before filters refuse rather than send the table whole. A condition the {@link RowCondition}
+ * grammar does not admit (one an older version took as SQL text) is not run: its table is done, with a WARN.
  */
 public final class SnapshotProgress {
+    private static final Logger log = LoggerFactory.getLogger(SnapshotProgress.class);
+
     private static final String VERSION = "1";
     private static final String FILTERED_VERSION = "2";
 
@@ -136,7 +142,7 @@ public final class SnapshotProgress {
                 text.append("!t").append(state(new ChunkBound.Key(filter.to())).substring(1));
             }
             if (filter != null && filter.where() != null) {
-                text.append("!w").append(encode(filter.where()));
+                text.append("!w").append(encode(filter.where().text()));
             }
         }
         for (String table : done) {
@@ -167,27 +173,49 @@ public final class SnapshotProgress {
                 continue;
             }
             String[] filterParts = state.split("!", -1);
-            bounds.put(table, bound(filterParts[0]));
-            if (filterParts.length > 1) {
-                filters.put(table, filter(filterParts));
+            try {
+                if (filterParts.length > 1) {
+                    filters.put(table, filter(filterParts));
+                }
+            } catch (RefusedCondition e) {
+                log.warn(
+                        "Snapshot {}: table {} is left out: the condition its progress carries is not one this"
+                                + " version runs ({})",
+                        decode(parts[1]),
+                        table,
+                        e.getMessage());
+                finished.add(table);
+                continue;
             }
+            bounds.put(table, bound(filterParts[0]));
         }
         return new SnapshotProgress(decode(parts[1]), bounds, List.copyOf(finished), filters);
     }
 
     private static SnapshotFilter filter(String[] parts) {
         List<String> to = null;
-        String where = null;
+        RowCondition where = null;
         for (int i = 1; i < parts.length; i++) {
             if (parts[i].startsWith("t")) {
                 to = ((ChunkBound.Key) bound("k" + parts[i].substring(1))).values();
             } else if (parts[i].startsWith("w")) {
-                where = decode(parts[i].substring(1));
+                try {
+                    where = RowCondition.parse(decode(parts[i].substring(1)));
+                } catch (IllegalArgumentException e) {
+                    throw new RefusedCondition(e.getMessage());
+                }
             } else {
                 throw new IllegalArgumentException("unknown snapshot filter part " + parts[i]);
             }
         }
         return new SnapshotFilter(null, to, where);
+    }
+
+    /** A stored condition the grammar refuses; the table is left out rather than the offset unreadable. */
+    private static final class RefusedCondition extends IllegalArgumentException {
+        RefusedCondition(String message) {
+            super(message);
+        }
     }
 
     private static String state(ChunkBound bound) {

@@ -146,7 +146,7 @@ public final class SnapshotRunner implements AutoCloseable {
     private void include(String name, ChunkBound resumeAt, String publication) {
         SnapshotTable table = published.get(name);
         SnapshotFilter filter = progress.filter(name);
-        String refusal = table == null ? "it is not published by " + publication : refusal(table, filter);
+        String refusal = table == null ? "it is not published by " + publication : table.refusal(filter);
         if (refusal != null) {
             log.warn("Snapshot {}: table {} is left out: {}", progress.snapshotId(), name, refusal);
             progress = progress.with(name, null, true);
@@ -166,27 +166,6 @@ public final class SnapshotRunner implements AutoCloseable {
         byName.put(table.name(), chunks);
         pending.add(table.oid());
         byOid.put(table.oid(), table);
-    }
-
-    /** Why {@code filter} cannot select rows of {@code table}, or {@code null} when it can (or is none). */
-    private static String refusal(SnapshotTable table, SnapshotFilter filter) {
-        if (filter == null) {
-            return null;
-        }
-        if (!table.keyed()) {
-            // its one chunk replaces the whole table on the target, and its rows have no key to upsert by
-            return "a table without a primary key or replica identity index is snapshotted whole, not filtered";
-        }
-        int columns = table.chunkKey().size();
-        for (List<String> bound : java.util.Arrays.asList(filter.from(), filter.to())) {
-            if (bound != null && bound.size() != columns) {
-                return "its key range gives " + bound.size() + " values for a key of " + columns + " columns "
-                        + table.chunkKey().stream()
-                                .map(SnapshotTable.KeyColumn::name)
-                                .toList();
-            }
-        }
-        return null;
     }
 
     /**
@@ -427,13 +406,18 @@ public final class SnapshotRunner implements AutoCloseable {
         table.abandonCut();
     }
 
-    /** A signal's filter of {@code table} that the server refused: the table's rows are not sent. */
+    /**
+     * A signal's filter of {@code table} that the server refused: the table's rows are not sent. The WARN gives the
+     * SQLSTATE, not the server's message, which may quote values.
+     */
     private synchronized void abandon(TableChunks table, SQLException refusal) {
         log.warn(
-                "Snapshot {}: the rest of table {} is not sent: the source refused the signal's filter: {}",
+                "Snapshot {}: the rest of table {} is not sent: the source refused the signal's filter (SQLSTATE {}:"
+                        + " a key value or a literal that is not of its column's type, or a comparison the column's"
+                        + " type does not have)",
                 progress.snapshotId(),
                 table.table().name(),
-                refusal.getMessage());
+                refusal.getSQLState());
         table.abandon();
         if (table.done()) {
             progress = progress.with(table.table().name(), null, true);

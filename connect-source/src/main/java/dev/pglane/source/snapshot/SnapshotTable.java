@@ -2,7 +2,11 @@ package dev.pglane.source.snapshot;
 
 import dev.pglane.source.pgoutput.RelationColumn;
 import dev.pglane.source.pgoutput.RelationMessage;
+import dev.pglane.source.signal.SnapshotFilter;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A captured table as the snapshot reads it: the columns pgoutput publishes for it, in its order and with its key
@@ -15,6 +19,9 @@ import java.util.List;
  * @param partitioned a partitioned table, published as its partitions' root ({@code publish_via_partition_root}):
  *     its rows are its partitions', where any other table's are its own (an inheritance parent's children are tables
  *     of their own)
+ * @param rowFilter the publication's row filter for the table (PostgreSQL 15+), as the server deparses it for this
+ *     session ({@code pg_get_expr}, through {@code pg_publication_tables.rowfilter}), or {@code null}: every row is
+ *     published; see {@link SnapshotCatalog} for why its text may go into a chunk's query
  */
 record SnapshotTable(
         int oid,
@@ -25,7 +32,8 @@ record SnapshotTable(
         List<KeyColumn> chunkKey,
         long estimatedRows,
         long estimatedBytes,
-        boolean partitioned) {
+        boolean partitioned,
+        String rowFilter) {
 
     /** A column of the chunk key, with the type name the server formats for it (for typed literals). */
     record KeyColumn(String name, String typeName) {}
@@ -78,5 +86,34 @@ record SnapshotTable(
             }
         }
         return positions;
+    }
+
+    /** Why {@code filter} cannot select rows of the table, or {@code null} when it can (or is none). */
+    String refusal(SnapshotFilter filter) {
+        if (filter == null) {
+            return null;
+        }
+        if (!keyed()) {
+            // its one chunk replaces the whole table on the target, and its rows have no key to upsert by
+            return "a table without a primary key or replica identity index is snapshotted whole, not filtered";
+        }
+        int columns = chunkKey().size();
+        for (List<String> bound : Arrays.asList(filter.from(), filter.to())) {
+            if (bound != null && bound.size() != columns) {
+                return "its key range gives " + bound.size() + " values for a key of " + columns + " columns "
+                        + chunkKey().stream().map(SnapshotTable.KeyColumn::name).toList();
+            }
+        }
+        if (filter.where() != null) {
+            Set<String> published = columns().stream().map(RelationColumn::name).collect(Collectors.toSet());
+            List<String> unknown = filter.where().columns().stream()
+                    .filter(c -> !published.contains(c))
+                    .toList();
+            if (!unknown.isEmpty()) {
+                // a condition on a column the publication keeps back would tell which rows hold which values of it
+                return "its condition names " + unknown + ", which are not columns the publication publishes for it";
+            }
+        }
+        return null;
     }
 }

@@ -1,5 +1,6 @@
 package dev.pglane.source.snapshot;
 
+import dev.pglane.source.signal.RowCondition;
 import dev.pglane.source.signal.SnapshotFilter;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,7 +21,7 @@ final class TableChunks {
     /** Where the last chunk ends ({@code null}: at the table's end). */
     private final ChunkBound.Key end;
 
-    private final String where;
+    private final RowCondition where;
     private final boolean filtered;
     /** Where the next chunk starts; {@code null} at the table's start. */
     private ChunkBound next;
@@ -140,7 +141,7 @@ final class TableChunks {
         if (where == null) {
             return nextKey(connection, query);
         }
-        // the condition is a signal writer's SQL: it may read, never write
+        // pglane's own SQL from a parsed condition; read-only all the same, should the grammar ever admit too much
         connection.setAutoCommit(false);
         try {
             try (Statement st = connection.createStatement()) {

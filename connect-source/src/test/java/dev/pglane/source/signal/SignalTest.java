@@ -41,7 +41,7 @@ class SignalTest {
                         + " \"key-ranges\": [{\"data-collection\": \"public.a\", \"from\": [10], \"to\": [\"20\"]},"
                         + " {\"data-collection\": \"public.b\", \"to\": [\"x\", \"5\"]}]}");
         assertEquals(
-                new SnapshotFilter(List.of("10"), List.of("20"), "region = 'eu'"),
+                new SnapshotFilter(List.of("10"), List.of("20"), RowCondition.parse("region = 'eu'")),
                 signal.filters().get("public.a"));
         assertEquals(
                 SnapshotFilter.range(null, List.of("x", "5")), signal.filters().get("public.b"));
@@ -63,7 +63,7 @@ class SignalTest {
                         "{" + tables
                                 + ", \"additional-conditions\": [{\"data-collection\": \"public.a\","
                                 + " \"filter\": \"true) TO STDOUT; DROP TABLE a; --\"}]}")
-                .contains("may not hold ';'"));
+                .contains("holds a character the grammar does not use at character 16"));
         assertTrue(message(
                         "1",
                         "execute-snapshot",

@@ -149,7 +149,8 @@ class ChunkReaderTest {
                 List.of(new SnapshotTable.KeyColumn("id", "integer")),
                 0,
                 0,
-                false);
+                false,
+                null);
     }
 
     private static int pid(Connection c) throws SQLException {

@@ -25,9 +25,10 @@ class ChunkWindowTest {
             List.of(new SnapshotTable.KeyColumn("id", "integer")),
             0,
             0,
-            false);
+            false,
+            null);
     private static final SnapshotTable KEYLESS = new SnapshotTable(
-            2, "public", "log", 'f', List.of(new RelationColumn("msg", 25, -1, true)), List.of(), 0, 0, false);
+            2, "public", "log", 'f', List.of(new RelationColumn("msg", 25, -1, true)), List.of(), 0, 0, false, null);
     /** Sees xids below 100 and 105, not 103 (running) or 110 (later). */
     private static final ReadSnapshot SNAPSHOT = ReadSnapshot.parse("100:106:103");
 

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.source.signal.RowCondition;
 import dev.pglane.source.signal.SnapshotFilter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -38,22 +41,27 @@ class SnapshotProgressTest {
         SnapshotProgress progress = SnapshotProgress.start(
                 "signal-7",
                 List.of("public.a", "public.b"),
-                Map.of("public.a", new SnapshotFilter(List.of("10"), List.of("20", "x!;="), "note <> 'a=b!c%'")));
+                Map.of(
+                        "public.a",
+                        new SnapshotFilter(
+                                List.of("10"), List.of("20", "x!;="), RowCondition.parse("note <> 'a=b!c%'"))));
         assertTrue(progress.toText().startsWith("2;"), "a version unfiltered progress readers refuse");
         assertEquals(new ChunkBound.Key(List.of("10")), progress.remaining().get("public.a"), "starts at from");
         SnapshotProgress read =
                 SnapshotProgress.parse(progress.with("public.a", new ChunkBound.Key(List.of("15")), false)
                         .toText());
         assertEquals(new ChunkBound.Key(List.of("15")), read.remaining().get("public.a"));
-        assertEquals(new SnapshotFilter(null, List.of("20", "x!;="), "note <> 'a=b!c%'"), read.filter("public.a"));
+        assertEquals(
+                new SnapshotFilter(null, List.of("20", "x!;="), RowCondition.parse("note <> 'a=b!c%'")),
+                read.filter("public.a"));
         assertNull(read.filter("public.b"));
         SnapshotProgress done = read.with("public.a", null, true);
         assertNull(done.filter("public.a"));
         assertTrue(done.toText().startsWith("1;"), "without filters the text is what version 1 readers read");
-        SnapshotProgress again = done.restart("public.a", SnapshotFilter.where("true"));
+        SnapshotProgress again = done.restart("public.a", SnapshotFilter.where("id >= 0"));
         assertFalse(again.isDone("public.a"));
         assertEquals(
-                SnapshotFilter.where("true"),
+                SnapshotFilter.where("id >= 0"),
                 SnapshotProgress.parse(again.toText()).filter("public.a"));
     }
 
@@ -61,5 +69,15 @@ class SnapshotProgressTest {
     void aTextOfAnotherVersionIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> SnapshotProgress.parse("3;42;public.a=-"));
         assertThrows(IllegalArgumentException.class, () -> SnapshotProgress.parse("1;42;public.a=q1"));
+    }
+
+    @Test
+    void aStoredConditionTheGrammarRefusesIsNotRunItsTableIsLeftOut() {
+        // an older version took conditions as SQL text, and its progress may carry one
+        String stored = URLEncoder.encode("pg_catalog.pg_sleep(60) IS NULL", StandardCharsets.UTF_8);
+        SnapshotProgress read = SnapshotProgress.parse("2;42;public.a=k5!w" + stored + ";public.b=-");
+        assertTrue(read.isDone("public.a"));
+        assertNull(read.filter("public.a"));
+        assertEquals(List.of("public.b"), List.copyOf(read.remaining().keySet()));
     }
 }

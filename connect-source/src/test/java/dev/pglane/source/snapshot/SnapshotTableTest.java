@@ -1,8 +1,10 @@
 package dev.pglane.source.snapshot;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.pglane.source.pgoutput.RelationColumn;
+import dev.pglane.source.signal.SnapshotFilter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +21,16 @@ class SnapshotTableTest {
         assertEquals(10_000, table(0, 8192).rowsPerChunk(10_000, 1024), "no statistics: the row bound");
     }
 
+    @Test
+    void aConditionMayNameOnlyColumnsThePublicationPublishes() {
+        SnapshotTable table = table(0, 0);
+        assertNull(table.refusal(SnapshotFilter.where("id > 5")));
+        // the column list left card_number out: a condition on it would tell its values by which rows come
+        assertEquals(
+                "its condition names [card_number], which are not columns the publication publishes for it",
+                table.refusal(SnapshotFilter.where("id > 5 AND card_number LIKE '4%'")));
+    }
+
     private static SnapshotTable table(long rows, long bytes) {
         return new SnapshotTable(
                 1,
@@ -29,6 +41,7 @@ class SnapshotTableTest {
                 List.of(new SnapshotTable.KeyColumn("id", "integer")),
                 rows,
                 bytes,
-                false);
+                false,
+                null);
     }
 }

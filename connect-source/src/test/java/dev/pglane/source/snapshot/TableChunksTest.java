@@ -18,7 +18,8 @@ class TableChunksTest {
             List.of(new SnapshotTable.KeyColumn("id", "integer")),
             0,
             0,
-            false);
+            false,
+            null);
 
     @Test
     void theChunkThatOpensTheTableGoesOutAloneThenTheRestFollowInParallel() {
