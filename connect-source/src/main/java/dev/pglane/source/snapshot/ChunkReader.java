@@ -152,18 +152,23 @@ final class ChunkReader {
         return xids;
     }
 
-    /** The sessions of {@code xids}, as far as this role may see them: pid, application, start and query. */
-    private String describe(Set<Long> xids) throws SQLException {
+    /**
+     * The sessions of {@code xids}, as far as this role may see them: pid, role, application, start, state, wait and
+     * query id. Never the query's text: it is another application's SQL, with its literals (and secrets).
+     */
+    String describe(Set<Long> xids) throws SQLException {
         Long[] narrow = xids.stream().map(x -> x & 0xFFFF_FFFFL).toArray(Long[]::new);
         List<String> sessions = new ArrayList<>();
-        try (PreparedStatement st = connection.prepareStatement("SELECT pid, application_name, xact_start,"
-                + " pg_catalog.left(query, 200) FROM pg_catalog.pg_stat_activity"
+        try (PreparedStatement st = connection.prepareStatement("SELECT pid, usename, application_name, xact_start,"
+                + " state, wait_event_type, wait_event, query_id FROM pg_catalog.pg_stat_activity"
                 + " WHERE backend_xid::pg_catalog.text::pg_catalog.int8 = ANY (?)")) {
             st.setArray(1, connection.createArrayOf("int8", narrow));
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
-                    sessions.add("pid " + rs.getInt(1) + " (" + rs.getString(2) + ", since " + rs.getString(3) + "): "
-                            + rs.getString(4));
+                    sessions.add("pid " + rs.getInt(1) + " (role " + rs.getString(2) + ", application "
+                            + rs.getString(3) + ", since " + rs.getString(4) + ", " + rs.getString(5)
+                            + (rs.getString(6) == null ? "" : ", waiting on " + rs.getString(6) + "/" + rs.getString(7))
+                            + (rs.getString(8) == null ? "" : ", query id " + rs.getString(8)) + ")");
                 }
             }
         }

@@ -1,6 +1,7 @@
 package dev.pglane.source.snapshot;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.source.pgoutput.RelationColumn;
@@ -14,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -162,6 +164,26 @@ class ChunkReaderTest {
     }
 
     /** A connection whose commits wait for the standby, or ({@code local}) do not. */
+    @Test
+    void aChunkNamesTheTransactionsItWaitsForWithoutTheirSql() throws Exception {
+        try (Connection other = connection(true);
+                Connection reading = connection(true)) {
+            other.setAutoCommit(false);
+            long xid;
+            try (Statement st = other.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT pg_catalog.txid_current(), 'hunter2' AS password")) {
+                rs.next();
+                xid = rs.getLong(1);
+            }
+            String described = new ChunkReader(reading, MessageSeal.configured("t", "a key of sixteen characters"))
+                    .describe(Set.of(xid));
+            assertTrue(described.contains("idle in transaction"), described);
+            assertTrue(described.contains("role "), described);
+            assertFalse(described.contains("hunter2"), "another application's SQL stays out of the log: " + described);
+            other.rollback();
+        }
+    }
+
     private static Connection connection(boolean local) throws SQLException {
         Connection c = server.getPostgresDatabase().getConnection();
         try (Statement st = c.createStatement()) {
