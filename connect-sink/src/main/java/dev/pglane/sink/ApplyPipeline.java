@@ -1,6 +1,7 @@
 package dev.pglane.sink;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.sink.admit.SequenceBoundary;
 import dev.pglane.sink.admit.TableBoundary;
 import dev.pglane.sink.apply.ApplySession;
 import dev.pglane.sink.apply.ApplySettings;
@@ -86,6 +87,8 @@ final class ApplyPipeline implements AutoCloseable {
                     config.tableIncludeList(),
                     mapping,
                     config.progressStore() == ProgressStore.TABLE ? config.progressTable() : null);
+            SequenceBoundary sequenceBoundary =
+                    new SequenceBoundary(boundary, config.sourceTopics(), config.consumedTopics());
             ApplySettings settings = new ApplySettings(
                     config.conflictPolicy(),
                     config.synchronousCommit(),
@@ -100,7 +103,16 @@ final class ApplyPipeline implements AutoCloseable {
             List<TransactionApplier> workers = new ArrayList<>();
             for (int i = 0; i < config.applyWorkers(); i++) {
                 ApplySession session = ApplySession.open(
-                        endpoint, i, settings, mapping, catalog, evolution, progress, metrics, boundary);
+                        endpoint,
+                        i,
+                        settings,
+                        mapping,
+                        catalog,
+                        evolution,
+                        progress,
+                        metrics,
+                        sequenceBoundary,
+                        metrics);
                 opened.add(session);
                 workers.add(session);
             }

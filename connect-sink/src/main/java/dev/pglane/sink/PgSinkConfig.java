@@ -17,6 +17,7 @@ import dev.pglane.connect.config.NamePattern;
 import dev.pglane.connect.config.RegexList;
 import dev.pglane.connect.config.WireCheck;
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.sink.admit.ConsumedTopics;
 import dev.pglane.sink.admit.TableIncludeList;
 import dev.pglane.sink.apply.ConflictPolicy;
 import dev.pglane.sink.apply.SynchronousCommit;
@@ -272,6 +273,11 @@ public final class PgSinkConfig extends AbstractConfig {
         return single.isEmpty()
                 ? TopicNames.perTable(sourceTopicPrefix())
                 : TopicNames.singleTopic(sourceTopicPrefix(), single);
+    }
+
+    /** The topics this sink consumes, from the {@code topics} or {@code topics.regex} Connect passes to the task. */
+    public ConsumedTopics consumedTopics() {
+        return ConsumedTopics.of(originalsStrings());
     }
 
     public TableIncludeList tableIncludeList() {
