@@ -346,12 +346,13 @@ public final class PgSinkConfig extends AbstractConfig {
 
     /**
      * The spill directory, shared by connectors: each keeps its files in a subdirectory of its own
-     * ({@link dev.pglane.sink.assemble.SpillArea}).
+     * ({@link dev.pglane.sink.assemble.SpillArea}). By default in the worker user's home, not in a temporary
+     * directory every local user may write to.
      */
     public Path spillDirectory() {
         String configured = getString(BufferingSettings.SPILL_DIRECTORY);
         return configured.isEmpty()
-                ? Path.of(System.getProperty("java.io.tmpdir"), "pglane-spill")
+                ? Path.of(System.getProperty("user.home"), ".pglane", "spill")
                 : Path.of(configured);
     }
 
