@@ -20,6 +20,7 @@ import dev.pglane.sink.schedule.ApplyScheduler;
 import dev.pglane.sink.schedule.SchedulerSettings;
 import dev.pglane.sink.schedule.TransactionApplier;
 import dev.pglane.sink.schedule.WriteSetBuilder;
+import dev.pglane.sink.target.ForeignTriggers;
 import dev.pglane.sink.target.TableEvolution;
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.sink.target.TargetCatalog;
@@ -79,7 +80,8 @@ final class ApplyPipeline implements AutoCloseable {
             SuperuserCheck.warnIfSuperuser(control, sinkName);
             progress.prepare(control);
             TableMapping mapping = new TableMapping(config.tableNameFormat());
-            TargetCatalog catalog = new TargetCatalog(endpoint, appName + "-catalog");
+            TargetCatalog catalog = new TargetCatalog(
+                    endpoint, appName + "-catalog", new ForeignTriggers(TriggerSettings.policy(config)));
             TableEvolution evolution = new TableEvolution(
                     config.autoCreate(), config.autoEvolve(), new TargetTypes(endpoint, appName + "-catalog"));
             boolean snapshotTruncate = config.snapshotTargetPrepare() == SnapshotTargetPrepare.TRUNCATE;

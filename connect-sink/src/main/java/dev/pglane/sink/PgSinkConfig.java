@@ -486,5 +486,6 @@ public final class PgSinkConfig extends AbstractConfig {
                         SNAPSHOT_TARGET_PREPARES,
                         MEDIUM,
                         SNAPSHOT_TARGET_PREPARE_DOC);
+        TriggerSettings.define(group);
     }
 }
