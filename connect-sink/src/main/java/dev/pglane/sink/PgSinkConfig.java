@@ -149,8 +149,8 @@ public final class PgSinkConfig extends AbstractConfig {
     static final String APPLY_LOCK_TIMEOUT_MS_DOC = "lock_timeout of the apply sessions: a statement that waits"
             + " longer for a lock held outside pglane (an open transaction on the target, a VACUUM FULL) is"
             + " cancelled and its transaction retried, up to apply.retry.max times. While the next transaction to"
-            + " commit waits for such a lock, the sink logs the blocking session's pid, application and query. 0: no"
-            + " limit.";
+            + " commit waits for such a lock, the sink logs the blocking session's pid, application, role, wait and"
+            + " query id (never its SQL text). 0: no limit.";
     static final int APPLY_LOCK_TIMEOUT_MS_DEFAULT = 60_000;
 
     public static final String APPLY_STATEMENT_TIMEOUT_MS = "apply.statement.timeout.ms";
