@@ -1,6 +1,7 @@
 package dev.pglane.sink;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.sink.admit.SequenceBoundary;
 import dev.pglane.sink.admit.TableBoundary;
 import dev.pglane.sink.apply.ApplySession;
 import dev.pglane.sink.apply.ApplySettings;
@@ -19,6 +20,7 @@ import dev.pglane.sink.schedule.ApplyScheduler;
 import dev.pglane.sink.schedule.SchedulerSettings;
 import dev.pglane.sink.schedule.TransactionApplier;
 import dev.pglane.sink.schedule.WriteSetBuilder;
+import dev.pglane.sink.target.ForeignTriggers;
 import dev.pglane.sink.target.TableEvolution;
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.sink.target.TargetCatalog;
@@ -78,7 +80,8 @@ final class ApplyPipeline implements AutoCloseable {
             SuperuserCheck.warnIfSuperuser(control, sinkName);
             progress.prepare(control);
             TableMapping mapping = new TableMapping(config.tableNameFormat());
-            TargetCatalog catalog = new TargetCatalog(endpoint, appName + "-catalog");
+            TargetCatalog catalog = new TargetCatalog(
+                    endpoint, appName + "-catalog", new ForeignTriggers(TriggerSettings.policy(config)));
             TableEvolution evolution = new TableEvolution(
                     config.autoCreate(), config.autoEvolve(), new TargetTypes(endpoint, appName + "-catalog"));
             boolean snapshotTruncate = config.snapshotTargetPrepare() == SnapshotTargetPrepare.TRUNCATE;
@@ -86,6 +89,8 @@ final class ApplyPipeline implements AutoCloseable {
                     config.tableIncludeList(),
                     mapping,
                     config.progressStore() == ProgressStore.TABLE ? config.progressTable() : null);
+            SequenceBoundary sequenceBoundary =
+                    new SequenceBoundary(boundary, config.sourceTopics(), config.consumedTopics());
             ApplySettings settings = new ApplySettings(
                     config.conflictPolicy(),
                     config.synchronousCommit(),
@@ -100,7 +105,16 @@ final class ApplyPipeline implements AutoCloseable {
             List<TransactionApplier> workers = new ArrayList<>();
             for (int i = 0; i < config.applyWorkers(); i++) {
                 ApplySession session = ApplySession.open(
-                        endpoint, i, settings, mapping, catalog, evolution, progress, metrics, boundary);
+                        endpoint,
+                        i,
+                        settings,
+                        mapping,
+                        catalog,
+                        evolution,
+                        progress,
+                        metrics,
+                        sequenceBoundary,
+                        metrics);
                 opened.add(session);
                 workers.add(session);
             }

@@ -36,7 +36,12 @@ public final class BufferingSettings {
     static final int TRANSACTION_WAIT_WARN_MS_DEFAULT = 60_000;
 
     public static final String SPILL_DIRECTORY = "spill.directory";
-    static final String SPILL_DIRECTORY_DOC = "Where large transactions spill to. Empty: <java.io.tmpdir>/pglane-spill."
+    static final String SPILL_DIRECTORY_DOC = "Where large transactions spill to. Empty: <user.home>/.pglane/spill, the"
+            + " home of the user the worker runs as, where no other local user can create or replace anything (a"
+            + " shared temporary directory would let one plant the name first). The files hold row data, so each"
+            + " connector's subdirectory is private: created 0700, refused when it is a symbolic link or belongs to"
+            + " another user, or when its parent lets other users replace it (writable by them without the sticky"
+            + " bit, or owned by another user than this one or root); files are 0600."
             + " Each connector keeps its files in a subdirectory named after it, one run directory per task start"
             + " with a lock file beside it, so connectors may share this directory. A starting task deletes the"
             + " runs of its connector that no live process holds (what a crashed run left), never a run whose lock"

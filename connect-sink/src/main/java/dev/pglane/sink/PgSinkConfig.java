@@ -17,6 +17,7 @@ import dev.pglane.connect.config.NamePattern;
 import dev.pglane.connect.config.RegexList;
 import dev.pglane.connect.config.WireCheck;
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.sink.admit.ConsumedTopics;
 import dev.pglane.sink.admit.TableIncludeList;
 import dev.pglane.sink.apply.ConflictPolicy;
 import dev.pglane.sink.apply.SynchronousCommit;
@@ -148,8 +149,8 @@ public final class PgSinkConfig extends AbstractConfig {
     static final String APPLY_LOCK_TIMEOUT_MS_DOC = "lock_timeout of the apply sessions: a statement that waits"
             + " longer for a lock held outside pglane (an open transaction on the target, a VACUUM FULL) is"
             + " cancelled and its transaction retried, up to apply.retry.max times. While the next transaction to"
-            + " commit waits for such a lock, the sink logs the blocking session's pid, application and query. 0: no"
-            + " limit.";
+            + " commit waits for such a lock, the sink logs the blocking session's pid, application, role, wait and"
+            + " query id (never its SQL text). 0: no limit.";
     static final int APPLY_LOCK_TIMEOUT_MS_DEFAULT = 60_000;
 
     public static final String APPLY_STATEMENT_TIMEOUT_MS = "apply.statement.timeout.ms";
@@ -274,6 +275,11 @@ public final class PgSinkConfig extends AbstractConfig {
                 : TopicNames.singleTopic(sourceTopicPrefix(), single);
     }
 
+    /** The topics this sink consumes, from the {@code topics} or {@code topics.regex} Connect passes to the task. */
+    public ConsumedTopics consumedTopics() {
+        return ConsumedTopics.of(originalsStrings());
+    }
+
     public TableIncludeList tableIncludeList() {
         return new TableIncludeList(getList(TABLE_INCLUDE_LIST));
     }
@@ -340,12 +346,13 @@ public final class PgSinkConfig extends AbstractConfig {
 
     /**
      * The spill directory, shared by connectors: each keeps its files in a subdirectory of its own
-     * ({@link dev.pglane.sink.assemble.SpillArea}).
+     * ({@link dev.pglane.sink.assemble.SpillArea}). By default in the worker user's home, not in a temporary
+     * directory every local user may write to.
      */
     public Path spillDirectory() {
         String configured = getString(BufferingSettings.SPILL_DIRECTORY);
         return configured.isEmpty()
-                ? Path.of(System.getProperty("java.io.tmpdir"), "pglane-spill")
+                ? Path.of(System.getProperty("user.home"), ".pglane", "spill")
                 : Path.of(configured);
     }
 
@@ -479,5 +486,6 @@ public final class PgSinkConfig extends AbstractConfig {
                         SNAPSHOT_TARGET_PREPARES,
                         MEDIUM,
                         SNAPSHOT_TARGET_PREPARE_DOC);
+        TriggerSettings.define(group);
     }
 }

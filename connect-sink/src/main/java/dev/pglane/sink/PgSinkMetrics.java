@@ -3,6 +3,7 @@ package dev.pglane.sink;
 import dev.pglane.connect.metrics.RateMeter;
 import dev.pglane.connect.metrics.TaskMetricSet;
 import dev.pglane.sink.apply.ConflictListener;
+import dev.pglane.sink.apply.SequenceListener;
 import dev.pglane.sink.assemble.AssemblerListener;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.progress.AppliedPosition;
@@ -40,6 +41,8 @@ import org.slf4j.LoggerFactory;
  *       outside the sink (each is logged with that session);
  *   <li>{@code spills-total}, {@code retries-total}, {@code overlap-starts-total}, {@code overlap-reruns-total},
  *       {@code deadlocks-resolved-total}, {@code errant-records-total}, {@code dropped-records-total};
+ *   <li>{@code sequence-values-skipped-total}: sequence values skipped, or clamped to their sequence's bounds (each
+ *       reason logged as a WARN);
  *   <li>{@code conflicts-total} (tag {@code kind}: insert_exists, update_missing, delete_missing);
  *   <li>{@code snapshot-pending-misses-total} (tag {@code kind}, as for conflicts): changes of a table whose snapshot
  *       was pending that found the target otherwise than they expected, which is no conflict;
@@ -47,7 +50,8 @@ import org.slf4j.LoggerFactory;
  *       and {@code snapshot-complete} (1 once the last chunk committed): see {@link SnapshotProgress}.
  * </ul>
  */
-public final class PgSinkMetrics implements ApplyListener, AssemblerListener, ConflictListener, SpillCap.Listener {
+public final class PgSinkMetrics
+        implements ApplyListener, AssemblerListener, ConflictListener, SequenceListener, SpillCap.Listener {
     private static final Logger log = LoggerFactory.getLogger(PgSinkMetrics.class);
     private static final String[] CONFLICT_KINDS = {INSERT_EXISTS, UPDATE_MISSING, DELETE_MISSING};
 
@@ -80,6 +84,7 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     private final LongAdder errantRecords;
     private final LongAdder droppedRecords;
     private final LongAdder perKeyRecords;
+    private final LongAdder sequenceSkips;
     /** Generation of the last copy replaced by a re-sent one: a killed run logs once, not per transaction. */
     private long lastLostGeneration = -1;
 
@@ -111,6 +116,9 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
         perKeyRecords = metrics.total(
                 "per-key-records-skipped-total",
                 "Tombstones and key moves' deletes, which a source keying changes by row writes for per-key consumers");
+        sequenceSkips = metrics.total(
+                "sequence-values-skipped-total",
+                "Sequence values skipped, or clamped to their sequence's bounds (each reason logged as a WARN)");
         metrics.gauge("applied-lsn", "Source end LSN of the last transaction committed on the target", appliedLsn::get);
         metrics.gauge(
                 "lag-ms",
@@ -323,6 +331,11 @@ public final class PgSinkMetrics implements ApplyListener, AssemblerListener, Co
     /** How long the next transaction in commit order has waited for its records, 0 if it waits for none. */
     void headWait(long waitedMs) {
         headWaitMs.set(waitedMs);
+    }
+
+    @Override
+    public void sequenceValueSkipped() {
+        sequenceSkips.increment();
     }
 
     @Override

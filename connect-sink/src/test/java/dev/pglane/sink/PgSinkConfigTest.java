@@ -50,7 +50,7 @@ class PgSinkConfigTest {
         assertEquals(Duration.ofSeconds(1), config.retryBackoff());
         assertEquals(268_435_456L, config.bufferMaxBytes());
         assertEquals(10_000, config.bufferMaxTransactions());
-        assertEquals(Path.of(System.getProperty("java.io.tmpdir"), "pglane-spill"), config.spillDirectory());
+        assertEquals(Path.of(System.getProperty("user.home"), ".pglane", "spill"), config.spillDirectory());
         assertEquals(10_737_418_240L, config.spillMaxBytes());
         assertEquals(ProgressStore.TABLE, config.progressStore());
         assertEquals(new TableName("public", "pglane_progress"), config.progressTable());

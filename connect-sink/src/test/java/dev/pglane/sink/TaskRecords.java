@@ -69,14 +69,19 @@ final class TaskRecords {
     }
 
     SinkRecord change(TopicPartition partition, ChangeEvent event) {
+        return change(partition, event, ENVELOPE);
+    }
+
+    /** A change whose envelope is {@code envelope}, for a row schema other than the ledger's. */
+    SinkRecord change(TopicPartition partition, ChangeEvent event, Schema envelope) {
         long offset = nextOffset.merge(partition, 1L, Long::sum) - 1;
         return new SinkRecord(
                 partition.topic(),
                 partition.partition(),
                 TransactionKey.SCHEMA,
                 TransactionKey.of(event.source().txId()),
-                ENVELOPE,
-                ChangeEnvelope.toStruct(event, ENVELOPE),
+                envelope,
+                ChangeEnvelope.toStruct(event, envelope),
                 offset);
     }
 

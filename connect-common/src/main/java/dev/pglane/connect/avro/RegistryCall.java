@@ -2,9 +2,10 @@ package dev.pglane.connect.avro;
 
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,18 +19,28 @@ import org.apache.kafka.connect.errors.RetriableException;
  * for good, with no error anywhere. The call runs on a daemon thread of its own; past the timeout that thread is
  * interrupted and the caller gets a {@link RetriableException} that names the registry and the record, which ends
  * the source's session or has the sink's batch delivered again. Only calls that can reach the registry (a schema met
- * for the first time) come here: the rest stay on the caller's thread.
+ * for the first time) come here: the rest stay on the caller's thread. At most {@link #MAX_THREADS} threads run such
+ * calls.
  */
 public final class RegistryCall {
     /** Long enough for a registry that is slow, not gone: a registration takes milliseconds. */
     public static final Duration TIMEOUT = Duration.ofSeconds(30);
 
+    /**
+     * Calls running at once, in this JVM. A call past its time limit is interrupted, but a client that ignores the
+     * interrupt keeps its thread: without a bound, a registry that never answers would take one more thread with every
+     * new schema. Past the bound a call fails at once as retriable, like one that timed out.
+     */
+    static final int MAX_THREADS = 16;
+
     private static final AtomicInteger THREAD_NUMBER = new AtomicInteger();
-    private static final ExecutorService THREADS = Executors.newCachedThreadPool(call -> {
-        Thread thread = new Thread(call, "pglane-registry-call-" + THREAD_NUMBER.incrementAndGet());
-        thread.setDaemon(true);
-        return thread;
-    });
+    /** Idle threads end after a minute; none are kept. */
+    private static final ThreadPoolExecutor THREADS =
+            new ThreadPoolExecutor(0, MAX_THREADS, 1, TimeUnit.MINUTES, new SynchronousQueue<>(), call -> {
+                Thread thread = new Thread(call, "pglane-registry-call-" + THREAD_NUMBER.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            });
 
     private RegistryCall() {}
 
@@ -39,7 +50,14 @@ public final class RegistryCall {
      * @throws RetriableException if the call does not return within {@code timeout}
      */
     public static <T> T within(Duration timeout, String registryUrl, String what, Supplier<T> call) {
-        Future<T> future = THREADS.submit(call::get);
+        Future<T> future;
+        try {
+            future = THREADS.submit(call::get);
+        } catch (RejectedExecutionException e) {
+            throw new RetriableException("All " + MAX_THREADS + " threads for schema registry calls still wait for"
+                    + " calls that did not return (is the registry at " + registryUrl + " answering?); " + what
+                    + " is read again later");
+        }
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {

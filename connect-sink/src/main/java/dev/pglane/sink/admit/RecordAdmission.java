@@ -2,6 +2,7 @@ package dev.pglane.sink.admit;
 
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.sink.target.TableName;
+import dev.pglane.sink.target.TypeModifier;
 import dev.pglane.sink.target.TypeText;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.envelope.ChangeEvent;
@@ -28,7 +29,9 @@ import org.apache.kafka.connect.data.Struct;
  *   <li>neither the source table nor the target table it maps to may be in a system schema ({@code pg_*},
  *       {@code information_schema}), and the target may not be the sink's own progress table;
  *   <li>when the sink creates tables or columns, every column's type text must look like a type name
- *       ({@link TypeText}); the target server decides the rest before any DDL runs.
+ *       ({@link TypeText}); the target server decides the rest before any DDL runs;
+ *   <li>every column's type modifier must be one its type can have ({@link TypeModifier}): a bad one is the
+ *       record's problem, not a failure of its transaction's apply.
  * </ul>
  *
  * <p>Verdicts are cached per topic for the last table seen on it and per row schema, so a record costs a map
@@ -82,10 +85,7 @@ public final class RecordAdmission {
             last = new Verdict(source.schema(), source.table(), judgeTable(topic, source.schema(), source.table()));
             lastOnTopic.put(topic, last);
         }
-        if (last.refusal() != null || !checkTypes) {
-            return last.refusal();
-        }
-        return typeRefusal(event);
+        return last.refusal() != null ? last.refusal() : typeRefusal(event);
     }
 
     private String judgeTable(String topic, String schema, String table) {
@@ -106,7 +106,10 @@ public final class RecordAdmission {
         return boundary.refusal(schema, table);
     }
 
-    /** The first column whose type text cannot be a type name; null if there is none. */
+    /**
+     * The first column whose type modifier is none its type can have ({@link TypeModifier}), or, when the sink creates
+     * tables or columns, whose type text cannot be a type name; null if there is none.
+     */
     private String typeRefusal(ChangeEvent event) {
         Struct image = event.after() != null ? event.after() : event.before();
         if (image == null) {
@@ -119,11 +122,8 @@ public final class RecordAdmission {
         }
         String refusal = null;
         for (Field field : row.fields()) {
-            String text = ColumnParameters.pgType(field.schema());
-            String problem = text == null ? null : TypeText.problem(text);
-            if (problem != null) {
-                refusal =
-                        "column " + field.name() + " claims type '" + text + "', which is not a type name: " + problem;
+            refusal = columnRefusal(field);
+            if (refusal != null) {
                 break;
             }
         }
@@ -132,6 +132,21 @@ public final class RecordAdmission {
         }
         checkedSchemas.put(row, refusal == null ? "" : refusal);
         return refusal;
+    }
+
+    private String columnRefusal(Field field) {
+        String text = ColumnParameters.pgType(field.schema());
+        String problem = text == null || !checkTypes ? null : TypeText.problem(text);
+        if (problem != null) {
+            return "column " + field.name() + " claims type '" + text + "', which is not a type name: " + problem;
+        }
+        Map<String, String> parameters = field.schema().parameters();
+        String typmod = parameters == null ? null : parameters.get(ColumnParameters.TYPMOD);
+        problem = TypeModifier.problem(text, typmod);
+        return problem == null
+                ? null
+                : "column " + field.name() + " claims " + ColumnParameters.TYPMOD + " '" + typmod + "' for type '"
+                        + text + "': " + problem;
     }
 
     /** Schemas PostgreSQL reserves: {@code pg_catalog}, {@code pg_toast}, temporary ones, any {@code pg_*}. */

@@ -3,7 +3,7 @@ package dev.pglane.sink.apply;
 import static dev.pglane.sink.target.Identifiers.qualified;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
-import dev.pglane.sink.admit.TableBoundary;
+import dev.pglane.sink.admit.SequenceBoundary;
 import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.progress.AppliedPosition;
@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * ({@code session_replication_role = replica}, so triggers and foreign-key checks do not fire again;
  * a configurable {@code synchronous_commit}) and applies a transaction's changes in their order,
  * grouping consecutive changes of the same shape into one statement or JDBC batch. The progress row
- * is written in the same database transaction, at commit.
+ * is written in the same database transaction, at commit; the sequence values it carries are set after the commit
+ * ({@link SequenceAdvance}).
  */
 public final class ApplySession implements TransactionApplier {
     private static final Logger log = LoggerFactory.getLogger(ApplySession.class);
@@ -82,7 +83,8 @@ public final class ApplySession implements TransactionApplier {
             TableEvolution evolution,
             ProgressLog progress,
             ConflictListener conflicts,
-            TableBoundary boundary) {
+            SequenceBoundary sequenceBoundary,
+            SequenceListener sequenceListener) {
         this.connection = connection;
         this.backendPid = backendPid;
         this.progress = progress;
@@ -96,12 +98,15 @@ public final class ApplySession implements TransactionApplier {
         this.writer = new RowWriter(statements, this.conflicts);
         this.chunkCopy = new ChunkCopy(connection, plans);
         this.chunks = new ChunkPreparation(connection, plans, settings.snapshotTruncate());
-        this.sequences = new SequenceAdvance(connection, boundary, settings.sequencesMargin());
+        this.sequences =
+                new SequenceAdvance(connection, sequenceBoundary, settings.sequencesMargin(), sequenceListener);
     }
 
     /**
      * Connects as {@code <applicationName>-worker-<worker>} and sets the session up.
      *
+     * @param sequenceBoundary the tables sequence values may reach
+     * @param sequenceListener told of sequence values not applied as sent
      * @throws SQLException if the connection or its set-up fails (e.g. the role may not set
      *     session_replication_role)
      */
@@ -114,7 +119,8 @@ public final class ApplySession implements TransactionApplier {
             TableEvolution evolution,
             ProgressLog progress,
             ConflictListener conflicts,
-            TableBoundary boundary)
+            SequenceBoundary sequenceBoundary,
+            SequenceListener sequenceListener)
             throws SQLException {
         Connection connection = endpoint.connect(settings.applicationName() + "-worker-" + worker);
         try {
@@ -142,7 +148,16 @@ public final class ApplySession implements TransactionApplier {
                     catalog,
                     evolution,
                     new RowPlan.Settings(settings.conflictPolicy(), settings.batchMaxRows()));
-            return new ApplySession(connection, pid, settings, plans, evolution, progress, conflicts, boundary);
+            return new ApplySession(
+                    connection,
+                    pid,
+                    settings,
+                    plans,
+                    evolution,
+                    progress,
+                    conflicts,
+                    sequenceBoundary,
+                    sequenceListener);
         } catch (SQLException | RuntimeException e) {
             connection.close();
             throw e;
@@ -153,7 +168,7 @@ public final class ApplySession implements TransactionApplier {
     public void apply(SourceTransaction tx, boolean ahead) throws SQLException {
         long started = System.nanoTime();
         conflicts.ahead(ahead);
-        sequences.apply(tx);
+        sequences.read(tx);
         boolean emptied = chunks.emptyTable(tx);
         if (chunkCopy.load(tx)) {
             logApplied(tx, started, "by COPY");
@@ -168,7 +183,7 @@ public final class ApplySession implements TransactionApplier {
                 throw ConflictHandler.aheadOfPredecessor(tx, "a row did not fit its pipelined statement");
             }
             log.debug("{} did not fit as one pipeline; applying it statement by statement", tx.describe());
-            rollback();
+            rollbackChanges();
             emptied = false;
             redone++;
             separateLeft = SEPARATE_AFTER_REDO;
@@ -356,18 +371,29 @@ public final class ApplySession implements TransactionApplier {
         truncateOptions = null;
     }
 
+    /** Commits, then sets the sequence values the transaction carried (which never fails it). */
     @Override
     public void commit(SourceTransaction tx) throws SQLException {
         try {
             progress.recordAndCommit(
                     connection, new AppliedPosition(tx.endLsn(), tx.end().commitTsUs(), tx.xid()));
+        } catch (SQLException | RuntimeException e) {
+            sequences.discard();
+            throw e;
         } finally {
             plans.transactionEnded();
         }
+        sequences.advance();
     }
 
     @Override
     public void rollback() throws SQLException {
+        sequences.discard();
+        rollbackChanges();
+    }
+
+    /** Rolls the transaction back, keeping the sequence values read: it is applied again at once. */
+    private void rollbackChanges() throws SQLException {
         discardPending();
         try {
             connection.rollback();

@@ -55,12 +55,17 @@ public final class BlockingMonitor implements BlockingProbe, AutoCloseable {
         }
     }
 
-    /** Another role's query reads {@code <insufficient privilege>} unless the role may read all statistics. */
+    /**
+     * Names the session by what identifies it, never by its SQL text: the text of another application's statement can
+     * hold its literals (a password, personal data), which have no place in the sink's log. The query id is the
+     * server's ({@code compute_query_id}, PostgreSQL 14 and later; null where it is off or the role may not see it),
+     * read through {@code to_jsonb} so that a server without the column answers too.
+     */
     @Override
     public synchronized String describe(int pid) throws SQLException {
         String sql = "SELECT a.application_name, a.usename, a.state, a.backend_type,"
                 + " pg_catalog.date_trunc('second', pg_catalog.now() - a.xact_start)::text,"
-                + " pg_catalog.left(pg_catalog.regexp_replace(a.query, '\\s+', ' ', 'g'), 200)"
+                + " a.wait_event_type, a.wait_event, pg_catalog.to_jsonb(a) OPERATOR(pg_catalog.->>) 'query_id'"
                 + " FROM pg_catalog.pg_stat_activity a WHERE a.pid = ?";
         try (PreparedStatement st = connection().prepareStatement(sql)) {
             st.setInt(1, pid);
@@ -68,9 +73,11 @@ public final class BlockingMonitor implements BlockingProbe, AutoCloseable {
                 if (!rs.next()) {
                     return "pid " + pid + " (gone)";
                 }
-                return "pid " + pid + " (application '" + rs.getString(1) + "', user " + rs.getString(2) + ", "
+                String wait = rs.getString(6) == null ? "none" : rs.getString(6) + "/" + rs.getString(7);
+                String queryId = rs.getString(8) == null ? "not known" : rs.getString(8);
+                return "pid " + pid + " (application '" + rs.getString(1) + "', role " + rs.getString(2) + ", "
                         + rs.getString(4) + ", " + rs.getString(3) + ", transaction open for " + rs.getString(5)
-                        + ", query: " + rs.getString(6) + ")";
+                        + ", waiting on " + wait + ", query id " + queryId + ")";
             }
         } catch (SQLException e) {
             close();

@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p>The connector's directory is its name with every character outside {@code [A-Za-z0-9_-]} written as
- * {@code %XX} (UTF-8), so connectors sharing one spill.directory never see each other's runs. Opening an
+ * {@code %XX} (UTF-8), so connectors sharing one spill.directory never see each other's runs. It is private to the
+ * user the worker runs as ({@link SpillPermissions}): 0700, owner checked, never a symbolic link; runs' directories
+ * are 0700 and their files 0600. Opening an
  * area first locks a new run, then deletes this connector's dead runs ({@link SpillSweep}): a run whose
  * lock is still held — a task instance that has not finished stopping, or a connector of the same name in
  * another Connect cluster on the same directory — is left alone. {@link #close()} deletes the run.
@@ -63,19 +65,19 @@ public final class SpillArea implements AutoCloseable {
      * there (one INFO line with their count and bytes).
      */
     public static SpillArea open(Path base, String connector) throws IOException {
-        Path connectorDirectory =
-                Files.createDirectories(base.resolve(directoryName(connector))).toRealPath();
+        Path connectorDirectory = SpillPermissions.privateDirectory(base.resolve(directoryName(connector)));
         String run = SpillSweep.RUN_PREFIX + ProcessHandle.current().pid() + "-"
                 + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         Path lockFile = connectorDirectory.resolve(run + SpillSweep.LOCK_SUFFIX);
-        FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        FileChannel channel = FileChannel.open(
+                lockFile, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), SpillPermissions.fileMode());
         try {
             FileLock lock = channel.tryLock();
             if (lock == null) {
                 throw new IOException("cannot lock the new file " + lockFile);
             }
             HELD.add(lockFile);
-            Path directory = Files.createDirectory(connectorDirectory.resolve(run));
+            Path directory = Files.createDirectory(connectorDirectory.resolve(run), SpillPermissions.directoryMode());
             SpillSweep.Swept swept = new SpillSweep(connectorDirectory, lockFile, HELD::contains).sweep();
             report(swept, connector, connectorDirectory);
             return new SpillArea(directory, lockFile, channel, swept);
@@ -143,8 +145,8 @@ public final class SpillArea implements AutoCloseable {
     /** A new, empty spill file of this run. */
     Path newFile(String prefix) throws IOException {
         // something (a tmp cleaner) may have removed an idle run's directory
-        Files.createDirectories(directory);
-        return Files.createTempFile(directory, prefix, ".spill");
+        Files.createDirectories(directory, SpillPermissions.directoryMode());
+        return Files.createTempFile(directory, prefix, ".spill", SpillPermissions.fileMode());
     }
 
     void added(long written) {

@@ -5,9 +5,11 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -19,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * with its files on disk left. A run is dead when nobody holds the lock on its {@code run-<id>.lock}
  * (the operating system drops a lock with the process that held it), or when its directory has no lock
  * file at all (a run creates its lock before its directory and deletes it after). Entries that are not
- * runs are left alone.
+ * runs are left alone, and so is a symbolic link named like a run: the sweep never follows one, so it deletes
+ * nothing outside the connector's directory.
  */
 final class SpillSweep {
     private static final Logger log = LoggerFactory.getLogger(SpillSweep.class);
@@ -65,9 +68,12 @@ final class SpillSweep {
             if (!name.startsWith(RUN_PREFIX) || entry.equals(ownLock) || entry.equals(lockRun(ownLock))) {
                 continue;
             }
-            if (name.endsWith(LOCK_SUFFIX)) {
+            if (Files.isSymbolicLink(entry)) {
+                log.warn("Left {} alone: a symbolic link named like a spill run, which no run creates", entry);
+            } else if (name.endsWith(LOCK_SUFFIX)) {
                 sweepLocked(entry, lockRun(entry));
-            } else if (Files.isDirectory(entry) && !Files.exists(lockOf(entry))) {
+            } else if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
+                    && !Files.exists(lockOf(entry), LinkOption.NOFOLLOW_LINKS)) {
                 deleteRun(entry, null);
             }
         }
@@ -88,7 +94,7 @@ final class SpillSweep {
             liveRuns++;
             return;
         }
-        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
             FileLock lock = tryLock(channel);
             if (lock == null) {
                 liveRuns++;
@@ -110,11 +116,17 @@ final class SpillSweep {
 
     /** Deletes a dead run's files, its directory and its lock file; a failure is logged, not thrown. */
     private void deleteRun(Path runDirectory, Path lockFile) {
+        if (Files.isSymbolicLink(runDirectory)) {
+            log.warn("Left {} alone: a symbolic link named like a spill run, which no run creates", runDirectory);
+            return;
+        }
         try {
-            if (Files.isDirectory(runDirectory)) {
+            if (Files.isDirectory(runDirectory, LinkOption.NOFOLLOW_LINKS)) {
                 try (Stream<Path> listing = Files.list(runDirectory)) {
                     for (Path file : listing.toList()) {
-                        long size = Files.size(file);
+                        // a link inside is deleted itself, never what it points to
+                        long size = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                                .size();
                         Files.delete(file);
                         files++;
                         bytes += size;

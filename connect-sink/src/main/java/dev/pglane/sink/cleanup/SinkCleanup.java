@@ -93,16 +93,7 @@ public final class SinkCleanup {
 
     private boolean dropOrigins(Connection connection) throws SQLException {
         String prefix = OriginSessions.prefix(sinkName, config.sourceTopicPrefix());
-        List<String> origins = new ArrayList<>();
-        try (PreparedStatement st = connection.prepareStatement("SELECT roname FROM pg_catalog.pg_replication_origin"
-                + " WHERE pg_catalog.starts_with(roname, ?) ORDER BY roname")) {
-            st.setString(1, prefix);
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    origins.add(rs.getString(1));
-                }
-            }
-        }
+        List<String> origins = OriginSessions.originsOf(connection, sinkName, config.sourceTopicPrefix());
         boolean all = true;
         for (String origin : origins) {
             try (PreparedStatement st =
@@ -120,7 +111,7 @@ public final class SinkCleanup {
             }
         }
         if (origins.isEmpty()) {
-            out.println("Replication origins " + prefix + "*: none");
+            out.println("Replication origins " + prefix + "<worker>: none");
         }
         return all;
     }

@@ -102,6 +102,9 @@ public interface PayloadReader {
      * (the only kind that makes it ask the registry) is read within {@link RegistryCall}'s time limit.
      */
     final class AvroBytes implements PayloadReader {
+        /** Schema ids remembered as met, per converter; more than any pipeline's schemas. */
+        static final int MAX_KNOWN_IDS = 4096;
+
         private final Converter values;
         private final Converter keys;
         private final Set<Integer> valueIds = new HashSet<>();
@@ -153,6 +156,9 @@ public interface PayloadReader {
                     describe(record, what),
                     () -> converter.toConnectData(record.topic(), bytes).value());
             if (id != null) {
+                if (knownIds.size() >= MAX_KNOWN_IDS) {
+                    knownIds.clear(); // ids come from record bytes: a forgotten one costs a time-bounded call
+                }
                 knownIds.add(id);
             }
             return value;

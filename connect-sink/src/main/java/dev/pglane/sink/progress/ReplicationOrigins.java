@@ -40,9 +40,9 @@ public final class ReplicationOrigins implements ProgressLog {
         // trusting it. Every origin this sink ever used counts, also those of workers a smaller apply.workers dropped.
         String sql =
                 "SELECT pg_catalog.max(pg_catalog.pg_replication_origin_progress(roname, false))::text FROM pg_replication_origin"
-                        + " WHERE pg_catalog.starts_with(roname, ?)";
+                        + " WHERE " + OriginSessions.OWNED;
         try (PreparedStatement st = connection.prepareStatement(sql)) {
-            st.setString(1, origins.prefix());
+            OriginSessions.bindOwned(st, 1, origins.prefix());
             try (ResultSet rs = st.executeQuery()) {
                 String lsn = rs.next() ? rs.getString(1) : null;
                 return lsn == null || !Lsn.parse(lsn).isValid()

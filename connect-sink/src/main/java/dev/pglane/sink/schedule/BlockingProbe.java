@@ -16,8 +16,9 @@ public interface BlockingProbe {
     void cancel(int pid) throws SQLException;
 
     /**
-     * What session {@code pid} is, for a log line: its application, user, state, how long its transaction has been
-     * open and its query, as far as the role may see them ({@code pg_stat_activity}).
+     * What session {@code pid} is, for a log line: its application, role, state, how long its transaction has been
+     * open, what it waits on and its query id, as far as the role may see them ({@code pg_stat_activity}); never its
+     * SQL text, which may hold another application's literals.
      */
     String describe(int pid) throws SQLException;
 }

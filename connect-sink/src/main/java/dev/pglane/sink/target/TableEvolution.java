@@ -12,8 +12,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
@@ -36,8 +34,8 @@ public final class TableEvolution {
     private final boolean autoCreate;
     private final boolean autoEvolve;
     private final TargetTypes types;
-    /** Type differences already warned of; the workers share this instance. */
-    private final Set<String> retypeWarned = ConcurrentHashMap.newKeySet();
+    /** Type differences already warned of, bounded; the workers share this instance. */
+    private final WarnOnce retypeWarnings = new WarnOnce(log);
 
     public TableEvolution(boolean autoCreate, boolean autoEvolve, TargetTypes types) {
         this.autoCreate = autoCreate;
@@ -120,21 +118,18 @@ public final class TableEvolution {
             String clause = " ALTER COLUMN " + Identifiers.quote(field.name()) + " TYPE " + type;
             if (autoEvolve && TypeWidening.widens(column.get().type(), type)) {
                 clauses.add(clause);
-            } else if (retypeWarned.add(current.name() + "." + field.name() + " " + type)) {
-                log.warn(
-                        "Column {} of {} is {} on the source now ({}), {} on the target: {}",
-                        field.name(),
-                        current.name(),
-                        type,
-                        describe(record),
-                        column.get().type(),
-                        autoEvolve
-                                ? "not only a widening, so auto.evolve leaves it; change it yourself if values may"
-                                        + " not fit (ALTER TABLE " + Identifiers.qualified(current.name()) + clause
-                                        + " USING ...)"
-                                : "values that do not fit will stop the sink; run ALTER TABLE "
-                                        + Identifiers.qualified(current.name()) + clause + ", or set "
-                                        + PgSinkConfig.AUTO_EVOLVE + "=true for widenings");
+            } else {
+                retypeWarnings.warn(
+                        current.name() + "." + field.name() + " " + type,
+                        "Column " + field.name() + " of " + current.name() + " is " + type + " on the source now ("
+                                + describe(record) + "), " + column.get().type() + " on the target: "
+                                + (autoEvolve
+                                        ? "not only a widening, so auto.evolve leaves it; change it yourself if values"
+                                                + " may not fit (ALTER TABLE " + Identifiers.qualified(current.name())
+                                                + clause + " USING ...)"
+                                        : "values that do not fit will stop the sink; run ALTER TABLE "
+                                                + Identifiers.qualified(current.name()) + clause + ", or set "
+                                                + PgSinkConfig.AUTO_EVOLVE + "=true for widenings"));
             }
         }
         return clauses;

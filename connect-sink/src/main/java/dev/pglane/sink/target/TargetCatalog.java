@@ -14,12 +14,14 @@ import org.apache.kafka.connect.errors.RetriableException;
 /**
  * What the sink knows of the target tables, read from pg_catalog once and cached; shared by the
  * scheduler and all apply workers, so it is thread-safe. Missing tables are cached as empty too.
- * Whoever changes a table (DDL) calls {@link #invalidate}, also when that DDL is rolled back.
+ * Whoever changes a table (DDL) calls {@link #invalidate}, also when that DDL is rolled back. A table read is
+ * checked for triggers that would run with a superuser sink's rights ({@link ForeignTriggers}) before it is used.
  */
 public final class TargetCatalog {
     private final DatabaseEndpoint endpoint;
     private final String applicationName;
     private final ConcurrentMap<TableName, Optional<TargetTable>> tables = new ConcurrentHashMap<>();
+    private final ForeignTriggers triggers;
 
     /**
      * Counts invalidations, so that a read that raced with an invalidation of any table is returned
@@ -27,9 +29,16 @@ public final class TargetCatalog {
      */
     private final AtomicLong invalidations = new AtomicLong();
 
+    /** A catalog that warns of tables whose triggers would run with a superuser sink's rights. */
     public TargetCatalog(DatabaseEndpoint endpoint, String applicationName) {
+        this(endpoint, applicationName, new ForeignTriggers(ForeignTriggers.Policy.WARN));
+    }
+
+    /** @param triggers checks each table read, before the sink can write to it */
+    public TargetCatalog(DatabaseEndpoint endpoint, String applicationName, ForeignTriggers triggers) {
         this.endpoint = endpoint;
         this.applicationName = applicationName;
+        this.triggers = triggers;
     }
 
     /**
@@ -64,6 +73,9 @@ public final class TargetCatalog {
         }
         long stamp = invalidations.get();
         Optional<TargetTable> table = CatalogReader.read(connection, name);
+        if (table.isPresent()) {
+            triggers.check(connection, name);
+        }
         synchronized (invalidations) {
             if (invalidations.get() == stamp) {
                 tables.putIfAbsent(name, table);

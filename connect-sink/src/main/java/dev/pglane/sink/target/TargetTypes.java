@@ -6,9 +6,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 
 /**
  * Turns a record's column type text into the type name the target server itself formats, for the DDL of
@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentMap;
  * created without a modifier).
  *
  * <p>Lookups go through a short-lived connection of their own, so that a refused text never aborts an apply
- * transaction; results are cached for the task's life. Thread-safe.
+ * transaction; answers, also that the target has no such type, are cached ({@link #MAX_CACHED} of them, least
+ * recently used forgotten first), so a text is looked up once however many records carry it. Thread-safe.
  */
 public final class TargetTypes {
     /** PostgreSQL 17 added {@code to_regtypemod}. */
@@ -30,9 +31,17 @@ public final class TargetTypes {
             + " t.oid IS NOT NULL, COALESCE(?, t.typmod) IS NOT NULL FROM (SELECT pg_catalog.to_regtype(?) AS oid, "
             + "%s AS typmod) t";
 
+    /**
+     * Type texts and modifiers remembered, resolved or not: far more than a schema has, few enough that texts made up
+     * by a writer of the topics cannot fill the memory. The least recently used is forgotten first; asked again, it
+     * costs one more lookup.
+     */
+    static final int MAX_CACHED = 2048;
+
     private final DatabaseEndpoint endpoint;
     private final String applicationName;
-    private final ConcurrentMap<Request, Resolved> cache = new ConcurrentHashMap<>();
+    /** Answers by request, an empty one for a text the target has no type for, so it is not looked up again. */
+    private final Map<Request, Optional<Resolved>> cache;
 
     /** A type as the target resolved it: its formatted name, and whether the modifier was known. */
     public record Resolved(String formatted, boolean modifierKnown) {}
@@ -40,8 +49,19 @@ public final class TargetTypes {
     private record Request(String text, Integer typmod) {}
 
     public TargetTypes(DatabaseEndpoint endpoint, String applicationName) {
+        this(endpoint, applicationName, MAX_CACHED);
+    }
+
+    /** For testing: {@code maxCached} answers remembered. */
+    TargetTypes(DatabaseEndpoint endpoint, String applicationName, int maxCached) {
         this.endpoint = endpoint;
         this.applicationName = applicationName;
+        this.cache = new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Request, Optional<Resolved>> eldest) {
+                return size() > maxCached;
+            }
+        };
     }
 
     /**
@@ -57,13 +77,24 @@ public final class TargetTypes {
             return Optional.empty();
         }
         Request request = new Request(text, typmod);
-        Resolved known = cache.get(request);
-        if (known != null) {
-            return Optional.of(known);
+        synchronized (cache) {
+            Optional<Resolved> known = cache.get(request);
+            if (known != null) {
+                return known;
+            }
         }
         Optional<Resolved> resolved = lookUp(request);
-        resolved.ifPresent(r -> cache.put(request, r));
+        synchronized (cache) {
+            cache.put(request, resolved);
+        }
         return resolved;
+    }
+
+    /** How many answers are remembered; for tests. */
+    int cached() {
+        synchronized (cache) {
+            return cache.size();
+        }
     }
 
     private Optional<Resolved> lookUp(Request request) throws SQLException {

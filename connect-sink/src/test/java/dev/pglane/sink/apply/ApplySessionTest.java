@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.sink.admit.ConsumedTopics;
+import dev.pglane.sink.admit.SequenceBoundary;
 import dev.pglane.sink.admit.TableBoundary;
 import dev.pglane.sink.admit.TableIncludeList;
 import dev.pglane.sink.assemble.SourceTransaction;
@@ -15,6 +17,7 @@ import dev.pglane.sink.target.TableMapping;
 import dev.pglane.sink.target.TargetCatalog;
 import dev.pglane.sink.target.TargetTypes;
 import dev.pglane.wire.Lsn;
+import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.envelope.LogicalMessage;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.envelope.RowImage;
@@ -113,7 +116,12 @@ class ApplySessionTest {
                 new TableEvolution(autoCreate, autoEvolve, new TargetTypes(target.endpoint(), "apply-session-test")),
                 new TableProgressLog(),
                 listener,
-                new TableBoundary(new TableIncludeList(List.of()), new TableMapping("${schema}.${table}"), null));
+                new SequenceBoundary(
+                        new TableBoundary(
+                                new TableIncludeList(List.of()), new TableMapping("${schema}.${table}"), null),
+                        TopicNames.perTable("src"),
+                        ConsumedTopics.matching("src\\..*")),
+                SequenceListener.NONE);
     }
 
     static void applyAndCommit(ApplySession session, SourceTransaction tx) throws SQLException {

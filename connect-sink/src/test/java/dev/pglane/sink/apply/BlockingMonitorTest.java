@@ -2,6 +2,7 @@ package dev.pglane.sink.apply;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
@@ -38,8 +39,10 @@ class BlockingMonitorTest {
         try (Connection holder = server.connect();
                 Connection waiter = server.connect();
                 BlockingMonitor monitor = new BlockingMonitor(server.endpoint(), "blocking-test")) {
+            int holderPid = pid(holder); // before its last statement, which pg_stat_activity shows
             holder.setAutoCommit(false);
-            holder.createStatement().execute("UPDATE public.locked SET id = id WHERE id = 1");
+            holder.createStatement()
+                    .execute("UPDATE public.locked SET id = id WHERE id = 1 AND 'secret-literal' IS NOT NULL");
             int waiterPid = pid(waiter);
             assertArrayEquals(new int[0], monitor.blockingPids(waiterPid), "not waiting yet");
 
@@ -51,7 +54,18 @@ class BlockingMonitorTest {
                 }
             });
             int[] blockers = awaitBlocked(monitor, waiterPid, Duration.ofSeconds(30));
-            assertArrayEquals(new int[] {pid(holder)}, blockers);
+            assertArrayEquals(new int[] {holderPid}, blockers);
+            String holderSaid = monitor.describe(blockers[0]);
+            assertTrue(
+                    holderSaid.startsWith("pid " + blockers[0] + " (application '")
+                            && holderSaid.contains("role postgres")
+                            && holderSaid.contains("idle in transaction")
+                            && holderSaid.contains("query id "),
+                    holderSaid);
+            assertFalse(holderSaid.contains("secret-literal") || holderSaid.contains("UPDATE"), holderSaid);
+            String waiterSaid = monitor.describe(waiterPid);
+            assertTrue(waiterSaid.contains("waiting on Lock/transactionid"), waiterSaid);
+            assertFalse(waiterSaid.contains("UPDATE"), waiterSaid);
 
             monitor.cancel(waiterPid);
             ExecutionException failure = awaitFailure(blocked);

@@ -5,6 +5,7 @@ import dev.pglane.sink.assemble.ListedChanges;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.envelope.ChangeEvent;
+import dev.pglane.wire.envelope.LogicalMessage;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.envelope.SourceInfo;
 import dev.pglane.wire.envelope.Timestamps;
@@ -105,6 +106,14 @@ public final class TestTransaction {
         return this;
     }
 
+    /** A transactional logical decoding message, counted as the END counts them. */
+    public TestTransaction message(String prefix, byte[] content) {
+        return change(
+                SourceTable.of("src", DataCollectionCount.MESSAGES),
+                Op.MESSAGE,
+                b -> b.message(new LogicalMessage(prefix, content, true)));
+    }
+
     /** The first record, for tests of one change. */
     public ChangeRecord first() {
         return records.get(0);
@@ -114,7 +123,10 @@ public final class TestTransaction {
         Map<String, Long> perTable = new LinkedHashMap<>();
         for (ChangeRecord record : records) {
             SourceInfo source = record.event().source();
-            perTable.merge(source.schema() + "." + source.table(), 1L, Long::sum);
+            String collection = record.event().op() == Op.MESSAGE
+                    ? DataCollectionCount.MESSAGES
+                    : source.schema() + "." + source.table();
+            perTable.merge(collection, 1L, Long::sum);
         }
         List<DataCollectionCount> counts = perTable.entrySet().stream()
                 .map(e -> new DataCollectionCount(e.getKey(), e.getValue(), "src." + e.getKey()))

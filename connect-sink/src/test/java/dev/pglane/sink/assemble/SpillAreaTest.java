@@ -3,11 +3,15 @@ package dev.pglane.sink.assemble;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -119,5 +123,65 @@ class SpillAreaTest {
         try (Stream<Path> files = Files.list(directory)) {
             return files.toList();
         }
+    }
+
+    @Test
+    void aPlantedRunLinkIsNeitherFollowedNorDeletedThrough() throws Exception {
+        Path victim = Files.createDirectory(base.resolve("victim"));
+        Files.write(victim.resolve("precious"), new byte[] {1, 2, 3});
+        Path connector = Files.createDirectory(base.resolve("orders"));
+        Files.createSymbolicLink(connector.resolve("run-1-dead"), victim);
+        Files.createSymbolicLink(connector.resolve("run-2-dead"), victim);
+        Files.write(connector.resolve("run-2-dead.lock"), new byte[0]);
+        Files.write(victim.resolve("target.lock"), new byte[] {9});
+        Files.createSymbolicLink(connector.resolve("run-3-dead.lock"), victim.resolve("target.lock"));
+        try (SpillArea orders = SpillArea.open(base, "orders")) {
+            assertEquals(new SpillSweep.Swept(0, 0, 0, 0), orders.swept());
+        }
+        assertEquals(
+                List.of("precious", "target.lock"),
+                files(victim).stream()
+                        .map(p -> p.getFileName().toString())
+                        .sorted()
+                        .toList());
+        assertTrue(Files.isSymbolicLink(connector.resolve("run-1-dead")), "left alone");
+    }
+
+    @Test
+    void theConnectorsDirectoryIsPrivateAndItsFilesTheOwnersAlone() throws Exception {
+        Path connector = Files.createDirectory(base.resolve("orders"));
+        Files.setPosixFilePermissions(connector, PosixFilePermissions.fromString("rwxr-xr-x"));
+        try (SpillArea orders = SpillArea.open(base, "orders")) {
+            Path file = orders.newFile("xid1-g1-");
+            assertEquals("rwx------", mode(connector), "an existing directory is narrowed");
+            assertEquals("rwx------", mode(orders.directory()));
+            assertEquals("rw-------", mode(file));
+            assertEquals("rw-------", mode(SpillSweep.lockOf(orders.directory())));
+        }
+    }
+
+    @Test
+    void aConnectorDirectoryThatIsALinkOrAnotherUsersIsRefused() throws Exception {
+        Path elsewhere = Files.createDirectory(base.resolve("elsewhere"));
+        Files.createSymbolicLink(base.resolve("orders"), elsewhere);
+        IOException link = assertThrows(IOException.class, () -> SpillArea.open(base, "orders"));
+        assertTrue(link.getMessage().contains("is not a directory but a symbolic link"), link::getMessage);
+        assertEquals(List.of(), files(elsewhere), "nothing was created through the link");
+
+        Path invoices = Files.createDirectory(base.resolve("invoices"));
+        UserPrincipal nobody =
+                base.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
+        Files.setOwner(invoices, nobody); // the tests run as root, who may hand a directory to another user
+        IOException owner = assertThrows(IOException.class, () -> SpillArea.open(base, "invoices"));
+        assertTrue(owner.getMessage().contains("belongs to nobody"), owner::getMessage);
+
+        Path open = Files.createDirectory(base.resolve("open"));
+        Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+        IOException parent = assertThrows(IOException.class, () -> SpillArea.open(open, "orders"));
+        assertTrue(parent.getMessage().contains("writable by other users without the sticky bit"), parent::getMessage);
+    }
+
+    private static String mode(Path path) throws IOException {
+        return PosixFilePermissions.toString(Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS));
     }
 }
