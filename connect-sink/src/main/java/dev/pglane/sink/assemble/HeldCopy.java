@@ -35,12 +35,19 @@ final class HeldCopy {
     private final Set<Long> cancelledSubxids = new HashSet<>();
     private final RecordCounts counts = new RecordCounts();
     private final Map<TopicPartition, Long> lowestOffsets = new HashMap<>();
+    private final Map<TopicPartition, Long> highestOffsets = new HashMap<>();
+    /** {@link UnfinishedAging#ends()} when the copy last grew: how long it has waited for its END. */
+    private long lastGrowth;
+    /** Whether a record or an ABORT of it names a subtransaction: the source streams it before its commit. */
+    private boolean streamed;
+
     private Marker.End end;
     private long endOffset;
     private Map<String, Long> expected = Map.of();
 
-    HeldCopy(CopyKey key) {
+    HeldCopy(CopyKey key, long ends) {
         this.key = key;
+        this.lastGrowth = ends;
     }
 
     CopyKey key() {
@@ -60,10 +67,14 @@ final class HeldCopy {
      *
      * @throws ConnectException if its topic now has more records than the END announced
      */
-    void add(ChangeRecord record) throws IOException {
+    void add(ChangeRecord record, long ends) throws IOException {
         String topic = record.partition().topic();
-        counts.add(record.event().transaction().subxid(), topic);
+        Long subxid = record.event().transaction().subxid();
+        counts.add(subxid, topic);
+        streamed |= subxid != null;
+        lastGrowth = ends;
         lowestOffsets.merge(record.partition(), record.offset(), Math::min);
+        highestOffsets.merge(record.partition(), record.offset(), Math::max);
         count++;
         sizeBytes += record.sizeBytes();
         if (spill == null) {
@@ -85,6 +96,8 @@ final class HeldCopy {
     long cancel(long subxid, TopicPartition markerPartition, long markerOffset) {
         // the ABORT must be read again after a restart as long as records it cancels may be
         lowestOffsets.merge(markerPartition, markerOffset, Math::min);
+        highestOffsets.merge(markerPartition, markerOffset, Math::max);
+        streamed = true;
         if (!cancelledSubxids.add(subxid)) {
             return 0;
         }
@@ -165,6 +178,25 @@ final class HeldCopy {
 
     long memoryBytes() {
         return memoryBytes;
+    }
+
+    /**
+     * Whether the source may legitimately hold its END back for long: a streamed transaction's records come while
+     * it runs, hours before its commit perhaps. A copy that is not streamed has its END written right after its
+     * last record.
+     */
+    boolean streamed() {
+        return streamed;
+    }
+
+    /** {@link UnfinishedAging#ends()} when a record last came for this copy (or when it opened). */
+    long lastGrowth() {
+        return lastGrowth;
+    }
+
+    /** Where its records and markers are: {@code topic-partition@first..last}, one per partition. */
+    String positions() {
+        return UnfinishedAging.positions(lowestOffsets, highestOffsets);
     }
 
     long count() {
