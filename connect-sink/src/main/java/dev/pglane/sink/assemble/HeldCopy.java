@@ -24,6 +24,9 @@ final class HeldCopy {
     private static final Comparator<ChangeRecord> BY_TOTAL_ORDER =
             Comparator.comparingLong(record -> record.event().transaction().totalOrder());
 
+    /** Records an error names one by one; beyond, it names the offsets they span. */
+    private static final int NAMED_RECORDS = 20;
+
     private final CopyKey key;
     private final List<ChangeRecord> memory = new ArrayList<>();
     private long memoryBytes;
@@ -266,7 +269,25 @@ final class HeldCopy {
 
     private ConnectException tooMany(String position, String topic) {
         return new ConnectException("record " + position + " of " + key + ": " + counts.of(topic)
-                + " records on topic " + topic + " but its END (end LSN " + end.endLsn() + ") announced "
-                + expected.getOrDefault(topic, 0L));
+                + " records on topic " + topic + " (" + positionsOn(topic) + ") but its END (end LSN " + end.endLsn()
+                + ") announced " + expected.getOrDefault(topic, 0L));
+    }
+
+    /**
+     * Where the copy's records on {@code topic} are, so that an error about their number names the one too many:
+     * each one while they are in memory (at most {@value #NAMED_RECORDS}), else the offsets they span per partition.
+     */
+    private String positionsOn(String topic) {
+        if (spill == null && count <= NAMED_RECORDS) {
+            return String.join(
+                    ", ",
+                    memory.stream()
+                            .filter(record -> record.partition().topic().equals(topic))
+                            .map(ChangeRecord::position)
+                            .toList());
+        }
+        Map<TopicPartition, Long> lowest = new HashMap<>(lowestOffsets);
+        lowest.keySet().removeIf(partition -> !partition.topic().equals(topic));
+        return UnfinishedAging.positions(lowest, highestOffsets);
     }
 }

@@ -2,6 +2,7 @@ package dev.pglane.sink.decode;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.sink.admit.RecordAdmission;
 import dev.pglane.sink.admit.TableIncludeList;
@@ -15,6 +16,7 @@ import dev.pglane.wire.envelope.EnvelopeSchemas;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.envelope.SourceInfo;
 import dev.pglane.wire.envelope.Timestamps;
+import dev.pglane.wire.envelope.TransactionInfo;
 import dev.pglane.wire.types.Column;
 import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
@@ -88,6 +90,38 @@ class RecordDecoderTest {
         assertInstanceOf(
                 RecordDecoder.PerKeyRecord.class,
                 decoder.decode(record(ChangeEnvelope.toStruct(moved, ENVELOPE), 900)));
+    }
+
+    @Test
+    void aChangeWhoseKeyNamesAnotherXidThanItsTransactionBlockIsRefused() {
+        ChangeEvent insert = ChangeEvent.builder(
+                        Op.CREATE,
+                        new SourceInfo(
+                                "0.1.0",
+                                "shop",
+                                "db",
+                                "public",
+                                "ledger",
+                                Timestamps.ofMicros(0),
+                                null,
+                                null,
+                                900,
+                                Lsn.parse("0/800"),
+                                null),
+                        new TransactionInfo(900, 1, 1, null, 1))
+                .after(new Struct(ROW).put("id", 1))
+                .build();
+        Object value = ChangeEnvelope.toStruct(insert, ENVELOPE);
+        assertInstanceOf(RecordDecoder.Change.class, decoder.decode(record(value, 900)));
+
+        RecordDecoder.Undecodable forged =
+                assertInstanceOf(RecordDecoder.Undecodable.class, decoder.decode(record(value, 901)));
+
+        assertEquals(901L, forged.keyXid());
+        assertTrue(forged.refused());
+        assertEquals(
+                "its key names xid 901 but its transaction block xid 900; the source writes the same xid in both",
+                forged.cause().getMessage());
     }
 
     @Test
