@@ -75,6 +75,9 @@ public final class RecordDecoder {
             if (refusal == null) {
                 refusal = xidMismatch(keyXid, event);
             }
+            if (refusal == null) {
+                refusal = NumericBounds.problem(event);
+            }
             if (refusal != null) {
                 return new Undecodable(record, keyXid, new DataException(refusal), true);
             }
