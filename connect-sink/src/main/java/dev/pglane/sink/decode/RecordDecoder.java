@@ -10,6 +10,7 @@ import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.marker.Marker;
 import dev.pglane.wire.marker.MarkerCodec;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
@@ -85,6 +86,11 @@ public final class RecordDecoder {
         } catch (DataException | IllegalArgumentException e) {
             DataException cause = e instanceof DataException d ? d : new DataException(e.getMessage(), e);
             return new Undecodable(record, keyXid(record), cause, false);
+        } catch (ConnectException e) {
+            throw e; // the setup's problem, not the record's: a registry out of reach, a converter that does not fit
+        } catch (RuntimeException e) {
+            // bytes from whoever may write the topic: whatever the readers trip over in them is this record's problem
+            return new Undecodable(record, keyXid(record), new DataException("cannot be read: " + e, e), false);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.sink.admit.RecordAdmission;
 import dev.pglane.sink.admit.TableIncludeList;
 import dev.pglane.sink.target.TableMapping;
@@ -22,7 +23,9 @@ import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
 import dev.pglane.wire.types.PgType;
 import dev.pglane.wire.types.RowSchemas;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.header.ConnectHeaders;
@@ -122,6 +125,45 @@ class RecordDecoderTest {
         assertEquals(
                 "its key names xid 901 but its transaction block xid 900; the source writes the same xid in both",
                 forged.cause().getMessage());
+    }
+
+    @Test
+    void whateverThePayloadReaderTripsOverInARecordIsThatRecordsProblem() {
+        RecordDecoder json = new RecordDecoder(
+                "shop.transactions",
+                new RecordAdmission(
+                        TopicNames.perTable("shop"),
+                        new TableIncludeList(List.of()),
+                        new TableMapping("${schema}.${table}"),
+                        null,
+                        false),
+                PayloadReader.of(PayloadFormat.JSON, Map.of()));
+        // a Decimal whose schema lost its parameters (the scale): Connect's Decimal.scale() throws a
+        // NullPointerException, which used to leave put() naming no record
+        String value = "{\"schema\":{\"type\":\"struct\",\"optional\":false,\"fields\":[{\"type\":\"struct\","
+                + "\"optional\":true,\"field\":\"after\",\"fields\":[{\"type\":\"bytes\",\"optional\":true,"
+                + "\"name\":\"org.apache.kafka.connect.data.Decimal\",\"version\":1,\"field\":\"amount\"}]}]},"
+                + "\"payload\":{\"after\":{\"amount\":\"AJY=\"}}}";
+        ConnectHeaders headers = new ConnectHeaders();
+        headers.addLong(RowKey.XID_HEADER, 902);
+        SinkRecord record = new SinkRecord(
+                TOPIC,
+                0,
+                null,
+                null,
+                null,
+                value.getBytes(StandardCharsets.UTF_8),
+                8,
+                null,
+                org.apache.kafka.common.record.TimestampType.NO_TIMESTAMP_TYPE,
+                headers);
+
+        RecordDecoder.Undecodable bad = assertInstanceOf(RecordDecoder.Undecodable.class, json.decode(record));
+
+        assertEquals(902L, bad.keyXid());
+        assertTrue(
+                bad.cause().getMessage().startsWith("cannot be read: "),
+                bad.cause().getMessage());
     }
 
     @Test
