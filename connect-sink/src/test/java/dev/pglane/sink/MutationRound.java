@@ -73,7 +73,11 @@ final class MutationRound implements AutoCloseable {
         }
     }
 
-    Outcome run(List<SinkRecord> stream, Lsn through) throws Exception {
+    /**
+     * Runs {@code stream} until the target's progress reaches {@code through} or {@code transactions} source
+     * transactions were applied (a spoiled END may move the last end LSN), the task stops, or it settles.
+     */
+    Outcome run(List<SinkRecord> stream, Lsn through, long transactions) throws Exception {
         try (Statement st = admin.createStatement()) {
             st.execute("TRUNCATE " + String.join(", ", tables));
             st.execute("DO $$ BEGIN IF to_regclass('public.pglane_progress') IS NOT NULL THEN"
@@ -94,7 +98,7 @@ final class MutationRound implements AutoCloseable {
         try {
             ConnectLoop connect = new ConnectLoop(task, context);
             connect.deliver(stream);
-            drive(task, connect, stream, registry, through);
+            drive(task, connect, stream, registry, through, transactions);
         } catch (ConnectException e) {
             stopped = e;
         } finally {
@@ -114,7 +118,13 @@ final class MutationRound implements AutoCloseable {
     }
 
     /** Calls put() and preCommit() as Connect does while nothing arrives, until done or quiet. */
-    private void drive(PgSinkTask task, ConnectLoop connect, List<SinkRecord> stream, Metrics registry, Lsn through)
+    private void drive(
+            PgSinkTask task,
+            ConnectLoop connect,
+            List<SinkRecord> stream,
+            Metrics registry,
+            Lsn through,
+            long transactions)
             throws SQLException {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         stream.forEach(r -> offsets.merge(
@@ -128,10 +138,11 @@ final class MutationRound implements AutoCloseable {
             connect.deliver(List.of());
             task.preCommit(offsets);
             Lsn progress = progress();
-            if (progress != null && progress.compareTo(through) >= 0) {
+            Map<String, Long> metrics = values(registry);
+            if ((progress != null && progress.compareTo(through) >= 0)
+                    || metrics.getOrDefault("transactions-total", 0L) >= transactions) {
                 return;
             }
-            Map<String, Long> metrics = values(registry);
             String state = progress + " " + metrics.get("buffered-transactions") + " " + metrics.get("busy-workers")
                     + " " + metrics.get("waiting-turn") + " " + metrics.get("transactions-total");
             if (!state.equals(last)) {
