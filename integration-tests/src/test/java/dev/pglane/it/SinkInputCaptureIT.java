@@ -1,7 +1,6 @@
 package dev.pglane.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.pglane.local.kafka.TopicFormat;
 import dev.pglane.local.kafka.WireDecoder;
@@ -28,6 +27,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -35,9 +35,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the real source connector wrote to Kafka (payload.format=json, written by its decoder lanes) for a table with a
  * column of every type family (the rows of {@link TypeCases}, one transaction each), a plain second table, and
  * transactions that update and delete across both; with the DDL the target needs. Runs only when asked, with
- * {@code -Dpglane.capture.sink.input=true}, since it rewrites a file under {@code connect-sink/src/test/resources}.
+ * {@code -Dpglane.capture.sink.input=true}, since it rewrites a file under {@code connect-sink/src/test/resources}
+ * (the class condition keeps its worker and servers from starting otherwise).
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
+@EnabledIfSystemProperty(named = SinkInputCaptureIT.PROPERTY, matches = "true")
 class SinkInputCaptureIT {
     static final String PROPERTY = "pglane.capture.sink.input";
     private static final String PREFIX = "mutation_shop";
@@ -53,7 +55,6 @@ class SinkInputCaptureIT {
     @Test
     @DisplayName("the source's records of every type family, as bytes, for the sink's mutation test")
     void captureEveryTypeFamilyAsJsonBytes() throws Exception {
-        assumeTrue(Boolean.getBoolean(PROPERTY), "fixture capture runs with -D" + PROPERTY + "=true");
         PostgresNode source = servers.another(PostgresVersion.fromProperty());
         List<TypeCase> cases = TypeCases.all();
         List<String> ddl = new ArrayList<>(TypeCases.prerequisites());
