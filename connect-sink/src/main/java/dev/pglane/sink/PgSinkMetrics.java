@@ -43,6 +43,8 @@ import org.slf4j.LoggerFactory;
  *       {@code deadlocks-resolved-total}, {@code errant-records-total}, {@code dropped-records-total};
  *   <li>{@code sequence-values-skipped-total}: sequence values skipped, or clamped to their sequence's bounds (each
  *       reason logged as a WARN);
+ *   <li>{@code abandoned-transactions-total}: copies without END (and xids of undecodable records) that waited past
+ *       the bound on unfinished transactions and were dropped, each logged with its positions;
  *   <li>{@code conflicts-total} (tag {@code kind}: insert_exists, update_missing, delete_missing);
  *   <li>{@code snapshot-pending-misses-total} (tag {@code kind}, as for conflicts): changes of a table whose snapshot
  *       was pending that found the target otherwise than they expected, which is no conflict;
@@ -83,6 +85,7 @@ public final class PgSinkMetrics
     private final LongAdder outsideLockWaits;
     private final LongAdder errantRecords;
     private final LongAdder droppedRecords;
+    private final LongAdder abandonedTransactions;
     private final LongAdder perKeyRecords;
     private final LongAdder sequenceSkips;
     /** Generation of the last copy replaced by a re-sent one: a killed run logs once, not per transaction. */
@@ -113,6 +116,10 @@ public final class PgSinkMetrics
         errantRecords = metrics.total("errant-records-total", "Undecodable records reported to the dead-letter queue");
         droppedRecords = metrics.total(
                 "dropped-records-total", "Records dropped as duplicates, stale copies or already applied");
+        abandonedTransactions = metrics.total(
+                "abandoned-transactions-total",
+                "Transactions whose END never came, dropped once they waited past the bound so that they stop"
+                        + " holding back consumer offsets");
         perKeyRecords = metrics.total(
                 "per-key-records-skipped-total",
                 "Tombstones and key moves' deletes, which a source keying changes by row writes for per-key consumers");
@@ -326,6 +333,11 @@ public final class PgSinkMetrics
     public void dropped(String reason, long records) {
         dropWarnings.dropped(reason, records);
         droppedRecords.add(records);
+    }
+
+    @Override
+    public void abandoned(long xid, long records) {
+        abandonedTransactions.increment();
     }
 
     /** How long the next transaction in commit order has waited for its records, 0 if it waits for none. */

@@ -303,7 +303,12 @@ public final class PgSinkTask extends SinkTask {
         closeHeldState();
         durableSequence = 0;
         assembler = new TransactionAssembler(
-                new AssemblerSettings(config.bufferMaxBytes(), spillArea, config.spillMaxBytes(), this::isCounted),
+                new AssemblerSettings(
+                        config.bufferMaxBytes(),
+                        spillArea,
+                        config.spillMaxBytes(),
+                        this::isCounted,
+                        AssemblerSettings.abandonAfterEnds(config.bufferMaxTransactions())),
                 pipeline.applied(),
                 metrics);
         if (restart) {

@@ -63,6 +63,21 @@ class PgSinkConnectorTest {
     }
 
     @Test
+    void listedTopicsWhoseNameSplitsAmbiguouslyAreRefused() {
+        Map<String, String> props = withoutHost();
+        String long64 = "t".repeat(64);
+        props.put("topics", "pglane.transactions, pglane.public.orders, pglane.a.b.c, pglane.public." + long64);
+        assertEquals(
+                List.of(
+                        "topic pglane.a.b.c does not name one schema and one table: a table whose schema or table"
+                                + " name holds a dot shares its topic with other splits of the name, so the sink"
+                                + " refuses its records",
+                        "topic pglane.public." + long64 + " names a schema or table over 63 bytes, which no"
+                                + " PostgreSQL table has, so the sink refuses its records"),
+                errors(props, "topics"));
+    }
+
+    @Test
     void topicsRegexMustMatchTheMarkerTopic() {
         Map<String, String> props = withoutHost();
         props.put("topics.regex", "pglane\\.public\\..*");

@@ -26,6 +26,8 @@ import org.apache.kafka.connect.data.Struct;
  *       derives it under the source's prefix; with the source's single-topic routing every table shares one
  *       topic, and the sink's {@code table.include.list} is the boundary instead;
  *   <li>a table outside a configured {@code table.include.list} is refused;
+ *   <li>a table whose name reaches it ambiguously is refused ({@link TableNameAmbiguity}): one that shares its topic
+ *       with a name the topic spells exactly, a name with a dot, a name over 63 bytes here or on the target;
  *   <li>neither the source table nor the target table it maps to may be in a system schema ({@code pg_*},
  *       {@code information_schema}), and the target may not be the sink's own progress table;
  *   <li>when the sink creates tables or columns, every column's type text must look like a type name
@@ -103,7 +105,12 @@ public final class RecordAdmission {
             return "it came on topic " + topic + " but names source table " + name + ", whose changes the source"
                     + " writes to " + expected;
         }
-        return boundary.refusal(schema, table);
+        String outside = boundary.refusal(schema, table);
+        if (outside != null) {
+            return outside;
+        }
+        return TableNameAmbiguity.problem(
+                sourceTopics, topic, schema, table, boundary.mapping().targetOf(schema, table));
     }
 
     /**

@@ -29,4 +29,10 @@ public interface AssemblerListener {
      * run; the copy the next run sent, of {@code resentGeneration}, is applied in its place.
      */
     default void resent(long xid, long lostGeneration, long resentGeneration) {}
+
+    /**
+     * A copy of {@code xid} without END, or its undecodable records, waited past the bound on unfinished
+     * transactions and were dropped, {@code records} of them (already told to {@link #dropped} for a copy).
+     */
+    default void abandoned(long xid, long records) {}
 }

@@ -24,6 +24,9 @@ final class HeldCopy {
     private static final Comparator<ChangeRecord> BY_TOTAL_ORDER =
             Comparator.comparingLong(record -> record.event().transaction().totalOrder());
 
+    /** Records an error names one by one; beyond, it names the offsets they span. */
+    private static final int NAMED_RECORDS = 20;
+
     private final CopyKey key;
     private final List<ChangeRecord> memory = new ArrayList<>();
     private long memoryBytes;
@@ -35,12 +38,19 @@ final class HeldCopy {
     private final Set<Long> cancelledSubxids = new HashSet<>();
     private final RecordCounts counts = new RecordCounts();
     private final Map<TopicPartition, Long> lowestOffsets = new HashMap<>();
+    private final Map<TopicPartition, Long> highestOffsets = new HashMap<>();
+    /** {@link UnfinishedAging#ends()} when the copy last grew: how long it has waited for its END. */
+    private long lastGrowth;
+    /** Whether a record or an ABORT of it names a subtransaction: the source streams it before its commit. */
+    private boolean streamed;
+
     private Marker.End end;
     private long endOffset;
     private Map<String, Long> expected = Map.of();
 
-    HeldCopy(CopyKey key) {
+    HeldCopy(CopyKey key, long ends) {
         this.key = key;
+        this.lastGrowth = ends;
     }
 
     CopyKey key() {
@@ -60,10 +70,14 @@ final class HeldCopy {
      *
      * @throws ConnectException if its topic now has more records than the END announced
      */
-    void add(ChangeRecord record) throws IOException {
+    void add(ChangeRecord record, long ends) throws IOException {
         String topic = record.partition().topic();
-        counts.add(record.event().transaction().subxid(), topic);
+        Long subxid = record.event().transaction().subxid();
+        counts.add(subxid, topic);
+        streamed |= subxid != null;
+        lastGrowth = ends;
         lowestOffsets.merge(record.partition(), record.offset(), Math::min);
+        highestOffsets.merge(record.partition(), record.offset(), Math::max);
         count++;
         sizeBytes += record.sizeBytes();
         if (spill == null) {
@@ -85,6 +99,8 @@ final class HeldCopy {
     long cancel(long subxid, TopicPartition markerPartition, long markerOffset) {
         // the ABORT must be read again after a restart as long as records it cancels may be
         lowestOffsets.merge(markerPartition, markerOffset, Math::min);
+        highestOffsets.merge(markerPartition, markerOffset, Math::max);
+        streamed = true;
         if (!cancelledSubxids.add(subxid)) {
             return 0;
         }
@@ -167,6 +183,25 @@ final class HeldCopy {
         return memoryBytes;
     }
 
+    /**
+     * Whether the source may legitimately hold its END back for long: a streamed transaction's records come while
+     * it runs, hours before its commit perhaps. A copy that is not streamed has its END written right after its
+     * last record.
+     */
+    boolean streamed() {
+        return streamed;
+    }
+
+    /** {@link UnfinishedAging#ends()} when a record last came for this copy (or when it opened). */
+    long lastGrowth() {
+        return lastGrowth;
+    }
+
+    /** Where its records and markers are: {@code topic-partition@first..last}, one per partition. */
+    String positions() {
+        return UnfinishedAging.positions(lowestOffsets, highestOffsets);
+    }
+
     long count() {
         return count;
     }
@@ -234,7 +269,25 @@ final class HeldCopy {
 
     private ConnectException tooMany(String position, String topic) {
         return new ConnectException("record " + position + " of " + key + ": " + counts.of(topic)
-                + " records on topic " + topic + " but its END (end LSN " + end.endLsn() + ") announced "
-                + expected.getOrDefault(topic, 0L));
+                + " records on topic " + topic + " (" + positionsOn(topic) + ") but its END (end LSN " + end.endLsn()
+                + ") announced " + expected.getOrDefault(topic, 0L));
+    }
+
+    /**
+     * Where the copy's records on {@code topic} are, so that an error about their number names the one too many:
+     * each one while they are in memory (at most {@value #NAMED_RECORDS}), else the offsets they span per partition.
+     */
+    private String positionsOn(String topic) {
+        if (spill == null && count <= NAMED_RECORDS) {
+            return String.join(
+                    ", ",
+                    memory.stream()
+                            .filter(record -> record.partition().topic().equals(topic))
+                            .map(ChangeRecord::position)
+                            .toList());
+        }
+        Map<TopicPartition, Long> lowest = new HashMap<>(lowestOffsets);
+        lowest.keySet().removeIf(partition -> !partition.topic().equals(topic));
+        return UnfinishedAging.positions(lowest, highestOffsets);
     }
 }

@@ -1,9 +1,13 @@
 package dev.pglane.sink.assemble;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongPredicate;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -21,20 +25,47 @@ final class PoisonCredits {
     private static final class Pool {
         final Map<String, Long> perTopic = new HashMap<>();
         final Map<TopicPartition, Long> lowestOffsets = new HashMap<>();
+        final Map<TopicPartition, Long> highestOffsets = new HashMap<>();
         final Set<Position> seen = new HashSet<>();
+        long lastGrowth;
     }
+
+    /** The credits of one xid, aged out: how many, and where they were. */
+    record Abandoned(long xid, long records, String positions) {}
 
     private record Position(TopicPartition partition, long offset) {}
 
     /** Credits one record; false if this record (same partition and offset) was already credited. */
-    boolean add(long xid, TopicPartition partition, long offset) {
+    boolean add(long xid, TopicPartition partition, long offset, long ends) {
         Pool pool = byXid.computeIfAbsent(xid, ignored -> new Pool());
         if (!pool.seen.add(new Position(partition, offset))) {
             return false;
         }
         pool.perTopic.merge(partition.topic(), 1L, Long::sum);
         pool.lowestOffsets.merge(partition, offset, Math::min);
+        pool.highestOffsets.merge(partition, offset, Math::max);
+        pool.lastGrowth = ends;
         return true;
+    }
+
+    /**
+     * Forgets the credits of every xid that {@code expired} says waited too long for its END (given the ENDs
+     * counter when its last credit came) and that no copy holds ({@code heldXid}).
+     */
+    List<Abandoned> abandon(LongPredicate expired, LongPredicate heldXid) {
+        List<Abandoned> abandoned = new ArrayList<>();
+        for (Iterator<Map.Entry<Long, Pool>> it = byXid.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Long, Pool> entry = it.next();
+            Pool pool = entry.getValue();
+            if (expired.test(pool.lastGrowth) && !heldXid.test(entry.getKey())) {
+                abandoned.add(new Abandoned(
+                        entry.getKey(),
+                        pool.seen.size(),
+                        UnfinishedAging.positions(pool.lowestOffsets, pool.highestOffsets)));
+                it.remove();
+            }
+        }
+        return abandoned;
     }
 
     /** Undecodable records of {@code xid} on {@code topic}. */

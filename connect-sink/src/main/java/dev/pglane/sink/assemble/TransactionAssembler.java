@@ -44,6 +44,7 @@ public final class TransactionAssembler implements AutoCloseable {
     private static final String ABORTED = "aborted";
     private static final String APPLIED = "already applied";
     private static final String SUPERSEDED = "superseded by a later run's copy";
+    private static final String ABANDONED = "abandoned without END";
 
     private final AssemblerSettings settings;
     private final AssemblerListener listener;
@@ -52,13 +53,12 @@ public final class TransactionAssembler implements AutoCloseable {
     private final ArrayDeque<CopyKey> endOrder = new ArrayDeque<>();
     private final FinishedCopies finished = new FinishedCopies(FinishedCopies.DEFAULT_CAPACITY);
     private final PoisonCredits poison = new PoisonCredits();
+    private final UnfinishedAging aging;
     private AppliedPosition applied;
     /** The END LSN of the last released copy: a later copy ending at or before it is a duplicate. */
     private Lsn releasedThrough = Lsn.INVALID;
 
     private long maxGeneration = -1;
-    /** The highest generation of any marker or record: a later run's records can come before its markers. */
-    private long newestGeneration = -1;
 
     private long bufferedBytes;
 
@@ -66,6 +66,7 @@ public final class TransactionAssembler implements AutoCloseable {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.applied = Objects.requireNonNull(applied, "applied");
         this.listener = Objects.requireNonNull(listener, "listener");
+        this.aging = new UnfinishedAging(settings.abandonAfterEnds());
     }
 
     /**
@@ -80,7 +81,6 @@ public final class TransactionAssembler implements AutoCloseable {
             return;
         }
         CopyKey key = new CopyKey(transaction.xid(), transaction.generation());
-        newestGeneration = Math.max(newestGeneration, key.generation());
         String finishedReason = finished.reason(key);
         if (finishedReason != null) {
             listener.dropped(finishedReason, 1);
@@ -101,7 +101,7 @@ public final class TransactionAssembler implements AutoCloseable {
         }
         long before = copy.memoryBytes();
         try {
-            copy.add(record);
+            copy.add(record, aging.ends());
         } catch (IOException e) {
             throw spillFailure(copy, e);
         }
@@ -117,12 +117,12 @@ public final class TransactionAssembler implements AutoCloseable {
      * may do so with one record fewer on its topic.
      */
     public void addPoison(TopicPartition partition, long offset, long keyXid) {
-        boolean buffered = held.keySet().stream().anyMatch(key -> key.xid() == keyXid);
+        boolean buffered = holdsXid(keyXid);
         if (!buffered && finished.anyOf(keyXid)) {
             listener.dropped(DUPLICATE, 1);
             return;
         }
-        if (!poison.add(keyXid, partition, offset)) {
+        if (!poison.add(keyXid, partition, offset, aging.ends())) {
             listener.dropped(DUPLICATE, 1);
         }
     }
@@ -136,6 +136,9 @@ public final class TransactionAssembler implements AutoCloseable {
         observeGeneration(marker.generation());
         if (marker instanceof Marker.End end) {
             onEnd(end, partition, offset);
+            if (aging.countEnd()) {
+                abandonUnfinished();
+            }
         } else if (marker instanceof Marker.Abort abort) {
             onAbort(abort, partition, offset);
         }
@@ -218,7 +221,7 @@ public final class TransactionAssembler implements AutoCloseable {
         if (head == null) {
             return Awaited.END;
         }
-        boolean resendPossible = headKey.generation() < newestGeneration;
+        boolean resendPossible = headKey.generation() < newestGeneration();
         return new Awaited(
                 resendPossible,
                 resendPossible
@@ -279,7 +282,6 @@ public final class TransactionAssembler implements AutoCloseable {
     }
 
     private void observeGeneration(long generation) {
-        newestGeneration = Math.max(newestGeneration, generation);
         if (generation <= maxGeneration) {
             return;
         }
@@ -290,9 +292,68 @@ public final class TransactionAssembler implements AutoCloseable {
         stale.forEach(copy -> discard(copy, STALE));
     }
 
+    /**
+     * The highest generation of any marker or held copy: a later run's records can come before its markers. Not a
+     * maximum kept over time: a record claiming a generation no run announced must not count once it is gone.
+     */
+    private long newestGeneration() {
+        long newest = maxGeneration;
+        for (CopyKey key : held.keySet()) {
+            newest = Math.max(newest, key.generation());
+        }
+        return newest;
+    }
+
+    /**
+     * Drops the copies without END, and the undecodable records of xids no copy holds, that waited past the bound
+     * of {@link UnfinishedAging}, so that they stop pinning consumer offsets. A streamed copy of an announced
+     * generation is spared: only its run's end (staleness) condemns it.
+     */
+    private void abandonUnfinished() {
+        aging.startSweep();
+        List<HeldCopy> expired = held.values().stream()
+                .filter(copy -> !copy.hasEnd()
+                        && aging.expired(copy.lastGrowth())
+                        && (!copy.streamed() || copy.key().generation() > maxGeneration))
+                .toList();
+        for (HeldCopy copy : expired) {
+            boolean unannounced = copy.key().generation() > maxGeneration;
+            aging.warn(
+                    copy.key().toString(),
+                    copy.count(),
+                    copy.positions(),
+                    unannounced
+                            ? "its generation is above every generation the marker topic announced (" + maxGeneration
+                                    + ") and no START announced it"
+                            : "no END came");
+            listener.abandoned(copy.key().xid(), copy.count());
+            discard(copy, ABANDONED);
+        }
+        for (PoisonCredits.Abandoned xid : poison.abandon(aging::expired, this::holdsXid)) {
+            aging.warn(
+                    "xid " + xid.xid() + "'s undecodable records",
+                    xid.records(),
+                    xid.positions(),
+                    "no copy of the xid and no END came");
+            listener.abandoned(xid.xid(), xid.records());
+        }
+        aging.endSweep();
+    }
+
+    private boolean holdsXid(long xid) {
+        return held.keySet().stream().anyMatch(key -> key.xid() == xid);
+    }
+
     private void onEnd(Marker.End end, TopicPartition partition, long offset) {
         CopyKey key = new CopyKey(end.xid(), end.generation());
         HeldCopy copy = held.get(key);
+        if (ABANDONED.equals(finished.reason(key))) {
+            throw new ConnectException("END of " + key + " (end LSN " + end.endLsn() + ") at " + partition + "@"
+                    + offset + " came after its records were abandoned, " + aging.maxEnds() + " END markers after"
+                    + " the last of them: the marker topic lags the change topics further than the sink can hold;"
+                    + " the transaction's records must be read again (reset the sink's consumer offsets to before"
+                    + " them)");
+        }
         if (finished.reason(key) != null || (copy != null && copy.hasEnd())) {
             return; // a redelivered END
         }
@@ -337,7 +398,7 @@ public final class TransactionAssembler implements AutoCloseable {
     }
 
     private HeldCopy open(CopyKey key) {
-        HeldCopy copy = new HeldCopy(key);
+        HeldCopy copy = new HeldCopy(key, aging.ends());
         held.put(key, copy);
         return copy;
     }

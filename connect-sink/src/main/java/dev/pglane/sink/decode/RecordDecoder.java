@@ -10,6 +10,7 @@ import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.marker.Marker;
 import dev.pglane.wire.marker.MarkerCodec;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
@@ -71,14 +72,39 @@ public final class RecordDecoder {
                 return new PerKeyRecord(partition, offset);
             }
             String refusal = admission.refusal(record.topic(), event);
+            long keyXid = keyXid(record);
+            if (refusal == null) {
+                refusal = xidMismatch(keyXid, event);
+            }
+            if (refusal == null) {
+                refusal = NumericBounds.problem(event);
+            }
             if (refusal != null) {
-                return new Undecodable(record, keyXid(record), new DataException(refusal), true);
+                return new Undecodable(record, keyXid, new DataException(refusal), true);
             }
             return new Change(new ChangeRecord(partition, offset, event, TransactionAssembler.estimateSize(event)));
         } catch (DataException | IllegalArgumentException e) {
             DataException cause = e instanceof DataException d ? d : new DataException(e.getMessage(), e);
             return new Undecodable(record, keyXid(record), cause, false);
+        } catch (ConnectException e) {
+            throw e; // the setup's problem, not the record's: a registry out of reach, a converter that does not fit
+        } catch (RuntimeException e) {
+            // bytes from whoever may write the topic: whatever the readers trip over in them is this record's problem
+            return new Undecodable(record, keyXid(record), new DataException("cannot be read: " + e, e), false);
         }
+    }
+
+    /**
+     * Why a change whose key (or {@code pglane.xid} header) names another xid than its transaction block is refused:
+     * the source writes the same xid in both, so which transaction such a record belongs to is unknown, and taken by
+     * its block it could overfill another transaction, which stops the task instead of setting the record aside.
+     */
+    private static String xidMismatch(long keyXid, ChangeEvent event) {
+        if (keyXid < 0 || event.transaction() == null || event.transaction().xid() == keyXid) {
+            return null;
+        }
+        return "its key names xid " + keyXid + " but its transaction block xid "
+                + event.transaction().xid() + "; the source writes the same xid in both";
     }
 
     /** A change keyed by row carries its xid in a header, others in their key. */

@@ -11,6 +11,7 @@ import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.connect.validate.ValidationReport;
 import dev.pglane.sink.admit.RecordAdmission;
+import dev.pglane.sink.admit.TableNameAmbiguity;
 import dev.pglane.sink.decode.DecodeSettings;
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.sink.target.TableName;
@@ -49,6 +50,16 @@ final class SinkConfigRules {
             report.add(new ConfigProblem(TOPICS, missingMarker(TOPICS, topics, marker)));
         } else if (!regex.isEmpty() && !matches(regex, marker)) {
             report.add(new ConfigProblem(TOPICS_REGEX, missingMarker(TOPICS_REGEX, regex, marker)));
+        }
+        if (!topics.isEmpty()
+                && report.isValid(SOURCE_TOPIC_SINGLE_NAME)
+                && ((String) report.value(SOURCE_TOPIC_SINGLE_NAME)).isEmpty()) {
+            TopicNames perTable = TopicNames.perTable((String) report.value(SOURCE_TOPIC_PREFIX));
+            Arrays.stream(topics.split(","))
+                    .map(String::trim)
+                    .map(topic -> TableNameAmbiguity.topicProblem(perTable, topic))
+                    .filter(problem -> problem != null)
+                    .forEach(problem -> report.add(new ConfigProblem(TOPICS, problem)));
         }
     }
 

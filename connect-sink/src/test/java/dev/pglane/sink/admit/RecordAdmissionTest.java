@@ -60,7 +60,55 @@ class RecordAdmissionTest {
         RecordAdmission admission = perTable();
         assertNull(admission.refusal("shop.public.a", insertInto("public", "a")));
         assertNull(admission.refusal("shop.public.a", insertInto("public", "a")), "and again from the cache");
-        assertNull(admission.refusal("shop.Sales.Big_Orders", insertInto("Sales", "Big Orders")));
+        assertNull(admission.refusal("shop.Sales.Big_Orders", insertInto("Sales", "Big_Orders")));
+    }
+
+    @Test
+    void aTopicSharedByTwoNamesAdmitsOnlyTheNameItSpells() {
+        RecordAdmission admission = perTable();
+        assertNull(admission.refusal("shop.Sales.Big_Orders", insertInto("Sales", "Big_Orders")));
+        assertEquals(
+                "source table Sales.Big Orders shares topic shop.Sales.Big_Orders with source table Sales.Big_Orders"
+                        + " (characters outside [a-zA-Z0-9._-] become _ in topic names), and the sink admits on a topic"
+                        + " only the table whose name it spells exactly",
+                admission.refusal("shop.Sales.Big_Orders", insertInto("Sales", "Big Orders")));
+        assertTrue(admission
+                .refusal("shop.Sal_s.orders", insertInto("Salés", "orders"))
+                .contains("with source table Sal_s.orders"));
+    }
+
+    @Test
+    void aDotInANameIsRefusedSinceTheTopicAndTheMappingSplitAtDots() {
+        RecordAdmission admission = perTable();
+        String schemaDot = admission.refusal("shop.a.b.c", insertInto("a.b", "c"));
+        String tableDot = admission.refusal("shop.a.b.c", insertInto("a", "b.c"));
+        assertTrue(
+                schemaDot.startsWith("source table a.b.c has a dot in its schema or table name: on topic shop.a.b.c"));
+        assertEquals(schemaDot, tableDot);
+        RecordAdmission single =
+                admission(TopicNames.singleTopic("shop", "shop.changes"), List.of(), "${schema}.${table}", false);
+        assertTrue(single.refusal("shop.changes", insertInto("a.b", "c")).contains("has a dot"));
+    }
+
+    @Test
+    void namesOverSixtyThreeBytesAreRefusedSinceTheServerCutsThem() {
+        RecordAdmission admission = perTable();
+        String sixtyThree = "t".repeat(63);
+        assertNull(admission.refusal("shop.public." + sixtyThree, insertInto("public", sixtyThree)));
+        String longer = sixtyThree + "_shadow";
+        assertEquals(
+                "source table public." + longer + " has a name over 63 bytes, which no PostgreSQL table has; the"
+                        + " target would cut it to public." + sixtyThree,
+                admission.refusal("shop.public." + longer, insertInto("public", longer)));
+        String umlauts = "ü".repeat(32);
+        assertTrue(admission
+                .refusal("shop.public." + "_".repeat(32), insertInto("public", umlauts))
+                .contains("cut it to public." + "ü".repeat(31)));
+        RecordAdmission suffixed = admission(PER_TABLE, List.of(), "${schema}.${table}_copy", false);
+        assertEquals(
+                "source table public." + sixtyThree + " maps to public." + sixtyThree + "_copy, a name over 63 bytes"
+                        + " that the target would cut to public." + sixtyThree + ", which may be another table",
+                suffixed.refusal("shop.public." + sixtyThree, insertInto("public", sixtyThree)));
     }
 
     @Test

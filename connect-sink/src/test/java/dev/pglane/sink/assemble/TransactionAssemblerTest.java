@@ -382,5 +382,6 @@ class TransactionAssemblerTest {
 
         assertTrue(error.getMessage().contains("shop.public.items"), error.getMessage());
         assertTrue(error.getMessage().contains("xid 7 generation 1"), error.getMessage());
+        assertTrue(error.getMessage().contains("(shop.public.items-0@3)"), "names the records: " + error.getMessage());
     }
 }
