@@ -89,7 +89,7 @@ final class JsonPayloadReader {
 
     private static JsonParser expect(JsonParser in, JsonToken token, JsonToken expected) {
         if (token != expected) {
-            throw new NotFastPath(token + " where " + expected + " was expected");
+            throw NotFastPath.wrongType(token + " where " + expected + " was expected");
         }
         return in;
     }
@@ -108,7 +108,7 @@ final class JsonPayloadReader {
         if (token == JsonToken.VALUE_FALSE) {
             return Boolean.FALSE;
         }
-        throw new NotFastPath(token + " where a boolean was expected");
+        throw NotFastPath.wrongType(token + " where a boolean was expected");
     }
 
     private static List<Object> readArray(JsonParser in, Schema schema, JsonToken token) throws IOException {

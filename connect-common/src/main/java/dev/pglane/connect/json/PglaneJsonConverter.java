@@ -125,18 +125,22 @@ public final class PglaneJsonConverter implements Converter {
 
     @Override
     public SchemaAndValue toConnectData(String topic, byte[] value) {
-        return toConnectData(topic, value, PlainStructs.NONE);
+        return toConnectData(topic, value, PlainStructs.NONE, false);
     }
 
     /**
      * The value {@link #toConnectData} reads from {@code value}, with the structs {@code plain} takes made by it. A
-     * record off the fast path (see the class comment) comes as JsonConverter reads it, with Structs throughout.
+     * record off the fast path (see the class comment) comes as JsonConverter reads it, with Structs throughout; but a
+     * value whose JSON type its schema cannot hold is an error here, not the 0, false or null JsonConverter makes of
+     * it: a sink must not write a row its record does not carry.
+     *
+     * @throws DataException for such a value, or any JsonConverter refuses
      */
     public Object toValue(String topic, byte[] value, PlainStructs plain) {
-        return toConnectData(topic, value, plain).value();
+        return toConnectData(topic, value, plain, true).value();
     }
 
-    private SchemaAndValue toConnectData(String topic, byte[] value, PlainStructs plain) {
+    private SchemaAndValue toConnectData(String topic, byte[] value, PlainStructs plain, boolean strict) {
         if (!fast || value == null) {
             return jsonConverter.toConnectData(topic, value);
         }
@@ -145,8 +149,13 @@ public final class PglaneJsonConverter implements Converter {
             if (read != null) {
                 return read;
             }
-        } catch (NotFastPath | IOException e) {
+        } catch (NotFastPath e) {
+            if (strict && e.wrongType()) {
+                throw new DataException("The record's payload does not fit its schema: " + e.getMessage());
+            }
             // JsonConverter reads it its own way, or names what is wrong with it
+        } catch (IOException e) {
+            // JsonConverter names what is wrong with it
         }
         handedOver.incrementAndGet();
         return jsonConverter.toConnectData(topic, value);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.wire.TransactionKey;
 import dev.pglane.wire.envelope.ChangeEnvelope;
@@ -150,6 +151,26 @@ class PglaneJsonConverterTest {
         @Override
         public Object make(Schema schema, Object[] values) {
             return new Made(schema, values);
+        }
+    }
+
+    @Test
+    void aValueOfAJsonTypeItsSchemaCannotHoldIsAnErrorForTheSinkNotAZero() {
+        PglaneJsonConverter converter = converter(false);
+        JsonConverter reference = jsonConverter(false);
+        for (String input : List.of(
+                "{\"schema\":{\"type\":\"int64\"},\"payload\":[7]}",
+                "{\"schema\":{\"type\":\"boolean\"},\"payload\":\"true\"}",
+                "{\"schema\":{\"type\":\"struct\",\"fields\":[{\"field\":\"id\",\"type\":\"int32\"}]},"
+                        + "\"payload\":{\"id\":{\"x\":1}}}")) {
+            byte[] bytes = input.getBytes(StandardCharsets.UTF_8);
+            DataException e =
+                    assertThrows(DataException.class, () -> converter.toValue(TOPIC, bytes, PlainStructs.NONE), input);
+            assertTrue(e.getMessage().contains("does not fit its schema"), e.getMessage());
+            if (!input.contains("struct")) {
+                // a Converter, read by any consumer, stays what JsonConverter is, however it reads such a value
+                assertEquals(reference.toConnectData(TOPIC, bytes), converter.toConnectData(TOPIC, bytes), input);
+            }
         }
     }
 
