@@ -79,16 +79,29 @@ public final class AvroPayload {
                 : new DataException(what + " is not Avro the registry knows: " + e, e);
     }
 
-    /** Apicurio's client reports a failed request as an error without a code, an HTTP error with its status. */
+    /**
+     * Apicurio's client reports a failed request as an error without a code, an HTTP error with its status, or an
+     * I/O error. An I/O error that Avro's decoder raised (an {@code EOFException} of a body cut short) is the record's,
+     * not the network's: waited out, one short record would hold the task for ever.
+     */
     private static boolean unreachable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof IOException) {
-                return true;
+                return !raisedByAvro(t);
             }
             if (t instanceof RestClientException rest) {
                 Integer code = rest.getError() == null ? null : rest.getError().getErrorCode();
                 // 409: another thread or task registered the same schema at the same moment; asked again, it is there
                 return code == null || code == 0 || code == 409 || code >= 500;
+            }
+        }
+        return false;
+    }
+
+    private static boolean raisedByAvro(Throwable t) {
+        for (StackTraceElement frame : t.getStackTrace()) {
+            if (frame.getClassName().startsWith("org.apache.avro.")) {
+                return true;
             }
         }
         return false;

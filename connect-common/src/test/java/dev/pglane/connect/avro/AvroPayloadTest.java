@@ -2,13 +2,16 @@ package dev.pglane.connect.avro;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.apicurio.registry.rest.client.exception.RestClientException;
 import io.apicurio.registry.rest.v2.beans.Error;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.util.Map;
+import org.apache.avro.io.DecoderFactory;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -42,6 +45,19 @@ class AvroPayloadTest {
                 unknownId.getMessage());
         assertInstanceOf(
                 DataException.class, AvroPayload.failure(new SerializationException("Unknown magic byte!"), "record"));
+    }
+
+    @Test
+    void aBodyCutShortIsTheRecordsProblemNotAnUnreachableRegistry() {
+        // Avro's own decoder, reading a string whose bytes end early, throws an EOFException: an IOException
+        IOException cutShort = assertThrows(
+                IOException.class,
+                () -> DecoderFactory.get()
+                        .binaryDecoder(new byte[] {20, 'a'}, null)
+                        .readString());
+        var failure = AvroPayload.failure(new SerializationException("cannot read", cutShort), "record t-0@5");
+        assertInstanceOf(DataException.class, failure, "retried, one short record would stop the sink for ever");
+        assertTrue(failure.getMessage().startsWith("record t-0@5 is not Avro"), failure.getMessage());
     }
 
     @Test
