@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
@@ -26,31 +28,42 @@ import org.apache.kafka.connect.sink.SinkRecord;
 record CapturedStream(String prefix, List<String> ddl, List<SinkRecord> records) {
 
     static CapturedStream load(String resource) throws IOException {
-        String prefix = null;
-        List<String> ddl = new ArrayList<>();
-        List<SinkRecord> records = new ArrayList<>();
-        Base64.Decoder base64 = Base64.getDecoder();
         try (InputStream in = CapturedStream.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IOException("no fixture " + resource + " on the class path");
             }
-            BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                String[] fields = line.split(" ");
-                switch (fields[0]) {
-                    case "prefix" -> prefix = fields[1];
-                    case "ddl" -> ddl.add(new String(base64.decode(fields[1]), StandardCharsets.UTF_8));
-                    case "record" ->
-                        records.add(new SinkRecord(
-                                fields[1],
-                                Integer.parseInt(fields[2]),
-                                null,
-                                fields[4].equals("-") ? null : base64.decode(fields[4]),
-                                null,
-                                fields[5].equals("-") ? null : base64.decode(fields[5]),
-                                Long.parseLong(fields[3])));
-                    default -> {} // a comment
-                }
+            return read(in);
+        }
+    }
+
+    /** A capture in a file of the fixture's format (integration-tests' AvroInputMutationIT writes one). */
+    static CapturedStream load(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return read(in);
+        }
+    }
+
+    private static CapturedStream read(InputStream in) throws IOException {
+        String prefix = null;
+        List<String> ddl = new ArrayList<>();
+        List<SinkRecord> records = new ArrayList<>();
+        Base64.Decoder base64 = Base64.getDecoder();
+        BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+            String[] fields = line.split(" ");
+            switch (fields[0]) {
+                case "prefix" -> prefix = fields[1];
+                case "ddl" -> ddl.add(new String(base64.decode(fields[1]), StandardCharsets.UTF_8));
+                case "record" ->
+                    records.add(new SinkRecord(
+                            fields[1],
+                            Integer.parseInt(fields[2]),
+                            null,
+                            fields[4].equals("-") ? null : base64.decode(fields[4]),
+                            null,
+                            fields[5].equals("-") ? null : base64.decode(fields[5]),
+                            Long.parseLong(fields[3])));
+                default -> {} // a comment
             }
         }
         String markers = prefix + ".transactions";

@@ -1,12 +1,9 @@
 package dev.pglane.sink;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -23,7 +20,6 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * partition, so every other record reaches the sink as the source wrote it.
  */
 final class InputMutations {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final int HUGE_TEXT = 2 << 20;
 
@@ -39,12 +35,14 @@ final class InputMutations {
     record Mutation(String kind, List<SinkRecord> stream, SinkRecord mutated, SinkRecord original, long xid) {}
 
     private final CapturedStream captured;
+    private final RecordCodec codec;
     private final List<Operator> operators = new ArrayList<>();
 
     private record Operator(String name, boolean markers, BiFunction<JsonNode, Random, String> onJson) {}
 
-    InputMutations(CapturedStream captured) {
+    InputMutations(CapturedStream captured, RecordCodec codec) {
         this.captured = captured;
+        this.codec = codec;
         operators.add(new Operator("remove a field", false, InputMutations::removeField));
         operators.add(new Operator("swap a type", false, InputMutations::swapType));
         operators.add(new Operator("huge value", false, InputMutations::hugeValue));
@@ -63,7 +61,8 @@ final class InputMutations {
         int index = random.nextInt(records.size());
         SinkRecord original = records.get(index);
         boolean marker = original.topic().equals(captured.markerTopic());
-        int choice = random.nextInt(operators.size() + 5);
+        int choice =
+                random.nextInt(operators.size() + 5 + codec.framingMutations().size());
         String kind;
         SinkRecord mutated;
         switch (choice) {
@@ -94,13 +93,29 @@ final class InputMutations {
                 return duplicate(index);
             }
             default -> {
-                List<Operator> fitting =
-                        operators.stream().filter(o -> o.markers() == marker).toList();
-                Operator operator = fitting.get(random.nextInt(fitting.size()));
-                JsonNode tree = parse((byte[]) original.value());
-                String what = operator.onJson().apply(tree, random);
-                kind = operator.name() + ": " + what;
-                mutated = withValue(original, bytes(tree));
+                List<RecordCodec.FramingMutation> framing = codec.framingMutations();
+                if (choice >= operators.size() + 5) {
+                    RecordCodec.FramingMutation mutation = framing.get(choice - operators.size() - 5);
+                    byte[] value = mutation.apply().spoil(original, records, random);
+                    if (value == null) {
+                        return next(random);
+                    }
+                    kind = mutation.name();
+                    mutated = withValue(original, value);
+                } else {
+                    List<Operator> fitting = operators.stream()
+                            .filter(o -> o.markers() == marker)
+                            .toList();
+                    Operator operator = fitting.get(random.nextInt(fitting.size()));
+                    JsonNode tree = codec.read(original.topic(), false, (byte[]) original.value());
+                    String what = operator.onJson().apply(tree, random);
+                    kind = operator.name() + ": " + what;
+                    try {
+                        mutated = withValue(original, codec.write(original.topic(), false, tree));
+                    } catch (RuntimeException e) {
+                        return next(random); // the format cannot carry this change: another mutation instead
+                    }
+                }
             }
         }
         List<SinkRecord> stream = new ArrayList<>(records);
@@ -166,8 +181,8 @@ final class InputMutations {
 
     long xidOf(SinkRecord record) {
         boolean marker = record.topic().equals(captured.markerTopic());
-        JsonNode payload =
-                parse((byte[]) (marker ? record.value() : record.key())).path("payload");
+        JsonNode payload = codec.read(record.topic(), !marker, (byte[]) (marker ? record.value() : record.key()))
+                .path("payload");
         JsonNode xid = payload.path("xid");
         return xid.isNumber() ? xid.asLong() : -1;
     }
@@ -308,22 +323,6 @@ final class InputMutations {
             object.fieldNames().forEachRemaining(name -> slots.add(Map.entry(object, name)));
         }
         return slots;
-    }
-
-    private static JsonNode parse(byte[] bytes) {
-        try {
-            return JSON.readTree(bytes);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static byte[] bytes(JsonNode tree) {
-        try {
-            return JSON.writeValueAsBytes(tree);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static SinkRecord withValue(SinkRecord original, byte[] value) {

@@ -21,7 +21,7 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
- * One run of a fresh {@link PgSinkTask} over a stream of records as bytes (payload.format=json), against an emptied
+ * One run of a fresh {@link PgSinkTask} over a stream of records as bytes (payload.format=json or avro), against an emptied
  * target, driven the way Connect drives it, until the target's progress reaches {@code through}, the task stops,
  * or it has nothing left to do; with what it reported on the way.
  */
@@ -48,13 +48,17 @@ final class MutationRound implements AutoCloseable {
     private final TargetServer target;
     private final CapturedStream captured;
     private final List<String> tables;
+    /** The sink's settings for how it reads the records ({@code payload.format} and what goes with it). */
+    private final Map<String, String> format;
     /** One session for the test's own statements: a new one per progress check would cost more than the round. */
     private final Connection admin;
 
-    MutationRound(TargetServer target, CapturedStream captured, List<String> tables) throws SQLException {
+    MutationRound(TargetServer target, CapturedStream captured, List<String> tables, Map<String, String> format)
+            throws SQLException {
         this.target = target;
         this.captured = captured;
         this.tables = tables;
+        this.format = Map.copyOf(format);
         this.admin = target.connect();
     }
 
@@ -179,7 +183,7 @@ final class MutationRound implements AutoCloseable {
         props.put(DatabaseSettings.SSLMODE, "disable");
         props.put(PgSinkConfig.SOURCE_TOPIC_PREFIX, captured.prefix());
         props.put(PgSinkConfig.APPLY_WORKERS, "2");
-        props.put(DecodeSettings.PAYLOAD_FORMAT, "json");
+        props.putAll(format);
         props.put(DecodeSettings.DECODE_THREADS, "2");
         props.put(BufferingSettings.TRANSACTION_WAIT_WARN_MS, "0");
         PgSinkTask task = new PgSinkTask();

@@ -55,13 +55,34 @@ class SinkInputCaptureIT {
     @Test
     @DisplayName("the source's records of every type family, as bytes, for the sink's mutation test")
     void captureEveryTypeFamilyAsJsonBytes() throws Exception {
+        String bytes = "org.apache.kafka.connect.converters.ByteArrayConverter";
+        List<String> lines = capture(
+                worker,
+                servers,
+                PREFIX,
+                Map.of("payload.format", "json", "key.converter", bytes, "value.converter", bytes),
+                TopicFormat.JSON);
+        Path file = Path.of(System.getProperty("pglane.repo.root", ".."), FIXTURE);
+        Files.createDirectories(file.getParent());
+        Files.write(file, lines, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Runs a source connector named {@code prefix} with {@code format} on a server of its own over the tables and
+     * transactions of the mutation test, and gives every record of its topics as the lines of the fixture's format
+     * (what connect-sink's {@code CapturedStream} reads).
+     *
+     * @param wire how the records are written, to count the changes the markers announce
+     */
+    static List<String> capture(
+            SharedWorker worker, SourceServers servers, String prefix, Map<String, String> format, TopicFormat wire)
+            throws Exception {
         PostgresNode source = servers.another(PostgresVersion.fromProperty());
         List<TypeCase> cases = TypeCases.all();
         List<String> ddl = new ArrayList<>(TypeCases.prerequisites());
         ddl.add(TypeCases.createTable("public.every_type", cases));
         ddl.add("CREATE TABLE public.other (id integer PRIMARY KEY, note text, amount numeric(12,2))");
         SqlSession.execute(source, ddl.toArray(String[]::new));
-        String bytes = "org.apache.kafka.connect.converters.ByteArrayConverter";
         List<String> transactions = new ArrayList<>();
         for (int row = 0; row < TYPE_ROWS; row++) {
             transactions.add(TypeCases.insert("public.every_type", cases, row));
@@ -71,11 +92,7 @@ class SinkInputCaptureIT {
                 + " DELETE FROM public.every_type WHERE id = 4; DELETE FROM public.other WHERE id = 3");
         transactions.add("UPDATE public.every_type SET id = 40 WHERE id = 3; INSERT INTO public.other VALUES (4,"
                 + " 'four', 4.00)");
-        try (SourceConnectorRun run = SourceConnectorRun.start(
-                        worker,
-                        source,
-                        PREFIX,
-                        Map.of("payload.format", "json", "key.converter", bytes, "value.converter", bytes));
+        try (SourceConnectorRun run = SourceConnectorRun.start(worker, source, prefix, format);
                 SqlSession session = SqlSession.open(source)) {
             for (String transaction : transactions) {
                 for (String statement : transaction.split("; ")) {
@@ -83,19 +100,19 @@ class SinkInputCaptureIT {
                 }
                 session.commit();
             }
-            List<ConsumerRecord<byte[], byte[]>> records = readAll(transactions.size());
-            write(ddl, records);
+            return lines(prefix, ddl, readAll(worker, prefix, wire, transactions.size()));
         }
     }
 
     /** Every record of the prefix's topics, once the marker topic has {@code ends} ENDs and their records arrived. */
-    private static List<ConsumerRecord<byte[], byte[]>> readAll(int ends) {
+    private static List<ConsumerRecord<byte[], byte[]>> readAll(
+            SharedWorker worker, String prefix, TopicFormat format, int ends) {
         Properties config = new Properties();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, worker.bootstrapServers());
         config.put(ConsumerConfig.GROUP_ID_CONFIG, "capture-" + System.nanoTime());
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "500");
-        WireDecoder decoder = new WireDecoder(PREFIX + ".transactions", TopicFormat.JSON);
+        WireDecoder decoder = new WireDecoder(prefix + ".transactions", format);
         List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
         long endsSeen = 0;
         long changesAnnounced = 0;
@@ -103,7 +120,7 @@ class SinkInputCaptureIT {
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(Pattern.compile(Pattern.quote(PREFIX) + "\\..*"));
+            consumer.subscribe(Pattern.compile(Pattern.quote(prefix) + "\\..*"));
             while (endsSeen < ends || changesRead < changesAnnounced) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("read " + endsSeen + " of " + ends + " ENDs and " + changesRead
@@ -125,12 +142,12 @@ class SinkInputCaptureIT {
         return read;
     }
 
-    private static void write(List<String> ddl, List<ConsumerRecord<byte[], byte[]>> records) throws Exception {
+    private static List<String> lines(String prefix, List<String> ddl, List<ConsumerRecord<byte[], byte[]>> records) {
         Base64.Encoder base64 = Base64.getEncoder();
         List<String> lines = new ArrayList<>();
-        lines.add("# written by integration-tests SinkInputCaptureIT (-D" + PROPERTY + "=true): the source's JSON"
+        lines.add("# written by integration-tests SinkInputCaptureIT (-D" + PROPERTY + "=true): the source's"
                 + " records of every type family; one line per DDL statement or record, fields base64 or -");
-        lines.add("prefix " + PREFIX);
+        lines.add("prefix " + prefix);
         ddl.forEach(statement -> lines.add("ddl " + base64.encodeToString(statement.getBytes(StandardCharsets.UTF_8))));
         records.stream()
                 .sorted(Comparator.comparing((ConsumerRecord<byte[], byte[]> r) -> r.topic())
@@ -144,8 +161,6 @@ class SinkInputCaptureIT {
                         Long.toString(record.offset()),
                         record.key() == null ? "-" : base64.encodeToString(record.key()),
                         record.value() == null ? "-" : base64.encodeToString(record.value()))));
-        Path file = Path.of(System.getProperty("pglane.repo.root", ".."), FIXTURE);
-        Files.createDirectories(file.getParent());
-        Files.write(file, lines, StandardCharsets.UTF_8);
+        return lines;
     }
 }

@@ -4,13 +4,17 @@ import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.connect.database.TlsSettings;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -31,13 +35,32 @@ public final class TargetServer implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) throws IOException, SQLException {
-        server = EmbeddedPostgres.builder().start();
+        server = EmbeddedPostgres.builder()
+                .setPgBinaryResolver(TargetServer::binaries)
+                .start();
         execute(setUp);
     }
 
     @Override
     public void afterAll(ExtensionContext context) throws IOException {
         server.close();
+    }
+
+    /**
+     * PostgreSQL 17's binaries: the only ones on connect-sink's class path; integration-tests', which runs the Avro
+     * mutation test with this server, holds every major's, and the default resolver refuses more than one.
+     */
+    private static InputStream binaries(String system, String machineHardware) throws IOException {
+        String archive =
+                String.format("postgres-%s-%s.txz", system, machineHardware).toLowerCase(Locale.ROOT);
+        List<URL> found = Collections.list(TargetServer.class.getClassLoader().getResources(archive));
+        URL chosen = found.size() == 1
+                ? found.get(0)
+                : found.stream()
+                        .filter(url -> url.toString().contains("-17."))
+                        .findFirst()
+                        .orElseThrow(() -> new IOException("no PostgreSQL 17 " + archive + " among " + found));
+        return chosen.openStream();
     }
 
     public DatabaseEndpoint endpoint() {
