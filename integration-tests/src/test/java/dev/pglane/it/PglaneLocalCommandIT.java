@@ -107,7 +107,9 @@ class PglaneLocalCommandIT {
 
         Result down = run(90, "down");
         assertEquals(0, down.exitCode(), down::output);
-        assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "stack JVM still alive");
+        assertFalse(
+                running(pid),
+                () -> "stack JVM still alive after down:\n" + down.output() + "\nstack.log ends:\n" + logTail());
         for (String address : addresses(endpoints)) {
             assertClosed(address);
         }
@@ -322,6 +324,28 @@ class PglaneLocalCommandIT {
                 .collect(Collectors.joining(" "));
         return start(
                 timeoutSeconds, List.of("script", "--quiet", "--flush", "--return", "--command", command, "/dev/null"));
+    }
+
+    /** Whether the process runs; a zombie (exited, not yet reaped by whoever adopted it) does not. */
+    private static boolean running(long pid) throws IOException {
+        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            return false;
+        }
+        Path stat = Path.of("/proc", Long.toString(pid), "stat");
+        if (!Files.exists(stat)) {
+            return true;
+        }
+        String line = Files.readString(stat);
+        return line.charAt(line.lastIndexOf(')') + 2) != 'Z';
+    }
+
+    private String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(home.resolve("stack.log"));
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no stack.log: " + e + ")";
+        }
     }
 
     private Result run(int timeoutSeconds, String... args) throws Exception {
