@@ -5,6 +5,7 @@ import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
 
 import dev.pglane.connect.config.ConfigGroup;
 import io.apicurio.registry.rest.client.exception.RestClientException;
+import io.apicurio.registry.serde.avro.AvroKafkaSerdeConfig;
 import io.apicurio.registry.utils.converter.AvroConverter;
 import java.io.IOException;
 import java.util.HashMap;
@@ -107,10 +108,15 @@ public final class AvroPayload {
         return false;
     }
 
-    /** A new converter for keys ({@code isKey}) or values; each thread needs its own (a schema cache per instance). */
+    /**
+     * A new converter for keys ({@code isKey}) or values; each thread needs its own (a schema cache per instance). Its
+     * deserializer reads with {@link ReusedDatumReaders} unless the settings name another datum provider.
+     */
     public static Converter converter(Map<String, String> settings, boolean isKey) {
+        Map<String, Object> config = new HashMap<>(settings);
+        config.putIfAbsent(AvroKafkaSerdeConfig.AVRO_DATUM_PROVIDER, ReusedDatumReaders.class);
         AvroConverter<Object> converter = new AvroConverter<>();
-        converter.configure(settings, isKey);
+        converter.configure(config, isKey);
         return converter;
     }
 }
