@@ -168,13 +168,23 @@ class PglaneLocalCommandIT {
     }
 
     @Test
-    @DisplayName("demo, in a terminal: live view redrawn in place with a rising applied LSN, logs only in demo.log,"
-            + " then its figures and verify's table")
+    @DisplayName("demo, in a terminal, with its defaults (Avro, a paced load): live view redrawn in place with a"
+            + " rising applied LSN, logs only in demo.log, then its figures and verify's table")
     void demo() throws Exception {
         Result demo = runInTerminal(400, "demo", "--seconds", "5", "--workers", "2");
         assertEquals(0, demo.exitCode(), demo::output);
         for (String figure : List.of(
-                "demo: applied: ", " tx/s, ", " rows/s ", "demo: lag ", "max ", "source and target are equal")) {
+                "Avro through a schema registry on the topics",
+                "pgbench (2 clients, 300 tx/s) and the mixed workload (2 clients, 100 tx/s)",
+                "demo: applied: ",
+                " tx/s, ",
+                " rows/s ",
+                "demo: lag while the workload ran ",
+                "p50 ",
+                "p99 ",
+                "max ",
+                "demo: snapshot: the source's existing rows were all on the target ",
+                "source and target are equal")) {
             assertTrue(demo.output().contains(figure), () -> "no '" + figure + "' in:\n" + demo.output());
         }
         assertLiveView(demo.output());

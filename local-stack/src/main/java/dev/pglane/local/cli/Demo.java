@@ -26,9 +26,10 @@ import java.util.concurrent.CompletionException;
 /**
  * {@code ./pglane-local demo}: a whole pipeline under load, in the foreground. It starts a stack, gives the source
  * pgbench's tables and rows (the target gets them from the source connector's snapshot), creates both connectors,
- * then runs pgbench and the mixed {@link ChangeWorkload} on the source for the given time, while the snapshot runs,
- * waits until the sink has caught up, compares the databases and prints what went through and how fast. Exit 0 only
- * when they are equal.
+ * then runs pgbench and the mixed {@link ChangeWorkload} on the source for the given time, at a paced rate (or as fast
+ * as they can), while the snapshot runs, waits until the sink has caught up, compares the databases and prints what
+ * went through, how fast, the lag's percentiles and when the snapshot's rows were all on the target. Exit 0 only when
+ * they are equal.
  */
 final class Demo {
     private static final String WORKLOAD_SCHEMA = "public";
@@ -36,12 +37,15 @@ final class Demo {
     private static final int CLIENTS = 2;
     private static final Duration CONNECTORS_START = Duration.ofSeconds(90);
     private static final Duration MIN_CATCH_UP = Duration.ofSeconds(120);
+    /** pgbench's share of a paced rate; the mixed workload, whose transactions write several tables, has the rest. */
+    private static final double PGBENCH_SHARE = 0.75;
 
     /**
      * @param duration how long the workloads run
      * @param workers the sink's {@code apply.workers}
      * @param pgbench the pgbench program; without it the mixed workload runs alone, with twice the clients
      * @param avro the connectors write and read Avro through a schema registry, instead of JSON
+     * @param rate the workloads' transactions a second together; 0: as fast as they can
      * @param log where the stack's logs go (the script sends this JVM's output there), named to the reader once
      */
     record Options(
@@ -52,7 +56,18 @@ final class Demo {
             int workers,
             Path pgbench,
             boolean avro,
-            Path log) {}
+            int rate,
+            Path log) {
+        /** pgbench's transactions a second, 0 when unthrottled. */
+        int pgbenchRate() {
+            return (int) Math.round(rate * PGBENCH_SHARE);
+        }
+
+        /** The mixed workload's transactions a second, all of {@link #rate} without pgbench; 0 when unthrottled. */
+        int mixedRate(boolean pgbench) {
+            return pgbench ? rate - pgbenchRate() : rate;
+        }
+    }
 
     private final Options options;
     private final ViewOutput console;
@@ -79,6 +94,7 @@ final class Demo {
             boolean pgbench = Pgbench.isInstalled(options.pgbench());
             ChangeWorkload mixed = new ChangeWorkload(stack.source().jdbcUrl(), new WorkloadSchema(WORKLOAD_SCHEMA));
             prepare(stack, pgbench, mixed);
+            Instant connectorsStart = Instant.now();
             if (!startConnectors(stack)) {
                 return PglaneLocal.EXIT_FAILURE;
             }
@@ -86,9 +102,12 @@ final class Demo {
             report.started(options, pgbench);
             Instant begin = Instant.now();
             CatchUp.Result caughtUp;
-            try (LagSampler lag = LagSampler.start(pipeline);
-                    Watcher view = watch(stack, begin)) {
+            ConnectorMetricsReader metrics = metrics(stack);
+            try (SnapshotClock snapshot = SnapshotClock.start(metrics, connectorsStart);
+                    LagSampler lag = LagSampler.start(pipeline, begin);
+                    Watcher view = watch(metrics, begin)) {
                 runWorkloads(stack.source(), pgbench, mixed);
+                lag.stopCounting();
                 Instant workloadEnd = Instant.now();
                 view.status(() -> "catching up, " + elapsed(workloadEnd) + " since the workload ended");
                 caughtUp = awaitCatchUp(stack, pipeline);
@@ -98,6 +117,7 @@ final class Demo {
                 view.status(() -> "caught up");
                 view.close();
                 report.caughtUp(caughtUp, begin, workloadEnd, lag);
+                report.snapshot(snapshot.took());
             }
             ComparisonReport comparison = new DatabaseComparator(
                             stack.source().jdbcUrl(), stack.target().jdbcUrl())
@@ -114,16 +134,17 @@ final class Demo {
         }
     }
 
-    /**
-     * The live view, from the connectors' metrics in this JVM (the worker runs here), until the sink has caught
-     * up.
-     */
-    private Watcher watch(LocalStack stack, Instant begin) {
-        ConnectorMetricsReader metrics = new ConnectorMetricsReader(
+    /** The connectors' metrics in this JVM (the worker runs here). */
+    private ConnectorMetricsReader metrics(LocalStack stack) {
+        return new ConnectorMetricsReader(
                 ManagementFactory.getPlatformMBeanServer(),
                 stack.endpoints().sourceConnector(),
                 stack.endpoints().sinkConnector(),
                 options.workers());
+    }
+
+    /** The live view, until the sink has caught up. */
+    private Watcher watch(ConnectorMetricsReader metrics, Instant begin) {
         String total = options.duration().toSeconds() + " s";
         watcher = Watcher.start(metrics, console, () -> "workload running, " + elapsed(begin) + " of " + total);
         return watcher;
@@ -180,7 +201,8 @@ final class Demo {
         CompletableFuture<Long> pgbenchRun = pgbench
                 ? CompletableFuture.supplyAsync(() -> runPgbench(source))
                 : CompletableFuture.completedFuture(0L);
-        ChangeWorkload.Result mixedRun = mixed.runFor(pgbench ? CLIENTS : 2 * CLIENTS, options.duration());
+        ChangeWorkload.Result mixedRun =
+                mixed.runFor(pgbench ? CLIENTS : 2 * CLIENTS, options.duration(), options.mixedRate(pgbench));
         try {
             report.workloads(pgbenchRun.join(), mixedRun);
         } catch (CompletionException e) {
@@ -190,7 +212,8 @@ final class Demo {
 
     private long runPgbench(PostgresNode source) {
         try {
-            return Pgbench.of(options.pgbench(), source).runFor(CLIENTS, CLIENTS, options.duration());
+            return Pgbench.of(options.pgbench(), source)
+                    .runFor(CLIENTS, CLIENTS, options.duration(), options.pgbenchRate());
         } catch (Exception e) {
             throw new CompletionException(e);
         }

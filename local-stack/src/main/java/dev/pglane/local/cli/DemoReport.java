@@ -3,6 +3,7 @@ package dev.pglane.local.cli;
 import dev.pglane.local.pipeline.CatchUp;
 import dev.pglane.local.pipeline.CommittedTransactions;
 import dev.pglane.local.pipeline.LagSampler;
+import dev.pglane.local.stack.RegistryNode;
 import dev.pglane.local.verify.ComparisonReport;
 import dev.pglane.local.watch.ViewOutput;
 import dev.pglane.local.workload.ChangeWorkload;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * What {@link Demo} prints, a few lines per step, with the figures a reader asks for first; through the view's
@@ -36,12 +38,22 @@ final class DemoReport {
         line(
                 "PostgreSQL %d, %s on the topics, sink apply.workers %d; for %d s the source runs %s",
                 options.version().major(),
-                options.avro() ? "Avro through a schema registry" : "JSON",
+                options.avro()
+                        ? "Avro through a schema registry"
+                        : RegistryNode.canRun()
+                                ? "JSON"
+                                : "JSON (Avro needs Java 21 or newer for the schema registry: none found)",
                 options.workers(),
                 options.duration().toSeconds(),
                 pgbench
-                        ? "pgbench (2 clients) and the mixed workload (2 clients)"
-                        : "the mixed workload (4 clients; no pgbench at " + options.pgbench() + ")");
+                        ? "pgbench (2 clients" + rate(options.pgbenchRate()) + ") and the mixed workload (2 clients"
+                                + rate(options.mixedRate(true)) + ")"
+                        : "the mixed workload (4 clients" + rate(options.mixedRate(false)) + "; no pgbench at "
+                                + options.pgbench() + ")");
+    }
+
+    private static String rate(int perSecond) {
+        return perSecond == 0 ? ", as fast as they can" : String.format(Locale.ROOT, ", %,d tx/s", perSecond);
     }
 
     void workloads(long pgbenchTransactions, ChangeWorkload.Result mixed) {
@@ -64,13 +76,23 @@ final class DemoReport {
         line(
                 "throughput: %,.0f tx/s, %,.0f rows/s (over %s, from the workload's start to the catch-up)",
                 committed.transactions() / seconds, committed.changes() / seconds, seconds(span));
-        Duration endLag = result.progress().lag();
-        Duration maxLag = lag.maxLag().compareTo(endLag) > 0 ? lag.maxLag() : endLag;
         line(
-                "lag (now minus the source commit time of the last applied transaction, %d samples): max %s,"
-                        + " at the end %s",
-                lag.samples() + 1, seconds(maxLag), seconds(endLag));
+                "lag while the workload ran (now minus the source commit time of the last applied transaction, or the"
+                        + " workload's start before the first; %,d readings every %d ms): p50 %s, p99 %s, max %s",
+                lag.samples(),
+                LagSampler.interval().toMillis(),
+                precise(lag.percentile(50)),
+                precise(lag.percentile(99)),
+                precise(lag.maxLag()));
         line("progress: %s", result.progress());
+    }
+
+    void snapshot(Optional<Duration> took) {
+        line(
+                "snapshot: %s",
+                took.map(t -> "the source's existing rows were all on the target " + seconds(t)
+                                + " after the connectors were created")
+                        .orElse("the sink has not reported its last chunk committed (snapshot-complete)"));
     }
 
     void verified(ComparisonReport comparison) {
@@ -92,6 +114,11 @@ final class DemoReport {
 
     private void line(String format, Object... args) {
         out.message("demo: " + String.format(Locale.ROOT, format, args));
+    }
+
+    /** Lag is sampled four times a second, so hundredths mean something. */
+    private static String precise(Duration duration) {
+        return String.format(Locale.ROOT, "%.2f s", duration.toMillis() / 1000.0);
     }
 
     private static String seconds(Duration duration) {

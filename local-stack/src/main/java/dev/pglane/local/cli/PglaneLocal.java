@@ -7,6 +7,7 @@ import dev.pglane.local.stack.ConnectorStatus;
 import dev.pglane.local.stack.Endpoints;
 import dev.pglane.local.stack.LocalStack;
 import dev.pglane.local.stack.PostgresVersion;
+import dev.pglane.local.stack.RegistryNode;
 import dev.pglane.local.verify.ComparisonReport;
 import dev.pglane.local.verify.DatabaseComparator;
 import dev.pglane.local.watch.AttachedJvm;
@@ -44,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *                                   exit 0 equal, 1 different (or not caught up), 2 usage or connection error
  * status --endpoints-file FILE      exit 0 all connectors running, 1 not, 2 worker unreachable
  * demo   --work-dir DIR --plugin-path DIR [--seconds N] [--workers N] [--pg-version N] [--pgbench PATH] [--format F]
- *        [--log-file FILE] [--console FILE] [--view live|plain]
+ *        [--rate N|max] [--log-file FILE] [--console FILE] [--view live|plain]
  *                                   exit 0 the target equals the source afterwards, 1 not
  * watch  --endpoints-file FILE --pid PID [--console FILE] [--view live|plain]
  *                                   the live view of the stack in process PID, until Ctrl-C; exit 1 if it stops
@@ -62,6 +63,11 @@ public final class PglaneLocal {
     static final int EXIT_USAGE = 2;
     /** Without a terminal, the view writes one line per this many frames: every five seconds. */
     private static final int PLAIN_EVERY_FRAMES = 5;
+    /**
+     * The demo's load, transactions a second: what this 2-core machine sustains beside the whole pipeline with room to
+     * spare (docs/benchmarks.md gives the measurement).
+     */
+    static final int DEMO_RATE = 400;
 
     private PglaneLocal() {}
 
@@ -194,7 +200,9 @@ public final class PglaneLocal {
                 Duration.ofSeconds(positive(options.getOrDefault("--seconds", "30"), "--seconds")),
                 positive(options.getOrDefault("--workers", "4"), "--workers"),
                 Path.of(options.getOrDefault("--pgbench", Pgbench.DEFAULT_EXECUTABLE.toString())),
-                avro(options),
+                // Avro unless asked otherwise, or unless no Java runs the registry (the demo says so)
+                options.containsKey("--format") ? avro(options) : RegistryNode.canRun(),
+                rate(options.getOrDefault("--rate", Integer.toString(DEMO_RATE))),
                 Path.of(options.getOrDefault("--log-file", "standard output")));
         return new Demo(demo, console(options)).run();
     }
@@ -242,6 +250,11 @@ public final class PglaneLocal {
                 ? System.out
                 : new PrintStream(new FileOutputStream(file, true), true, StandardCharsets.UTF_8);
         return ViewOutput.of(out, view.equals("live"), PLAIN_EVERY_FRAMES);
+    }
+
+    /** {@code --rate}: transactions a second, or {@code max} (0): as fast as the clients can. */
+    private static int rate(String value) {
+        return value.equals("max") ? 0 : positive(value, "--rate");
     }
 
     /** {@code --format avro}: Avro through a schema registry the stack starts; {@code json} (the default) otherwise. */

@@ -2,36 +2,51 @@ package dev.pglane.local.pipeline;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
+import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads a sink's progress row every half second on a thread of its own and keeps the greatest lag seen: how long
- * before each reading the last applied transaction had committed on the source (see {@link Progress#lag()}).
- * Meaningful while the source keeps committing and until the sink has caught up; stop it then.
+ * Reads a sink's progress row four times a second on a thread of its own and keeps the distribution of the lag
+ * readings: how long before each reading the last applied transaction had committed on the source (see {@link
+ * Progress#lag()}). Meaningful while the source keeps committing; once it stops, call {@link #stopCounting()}, since
+ * later readings grow with the idle time alone.
  */
 public final class LagSampler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LagSampler.class);
-    private static final Duration INTERVAL = Duration.ofMillis(500);
+    private static final Duration INTERVAL = Duration.ofMillis(250);
+    /** Readings up to an hour, to 3 significant digits. */
+    private static final long HIGHEST_MILLIS = Duration.ofHours(1).toMillis();
 
     private final Pipeline pipeline;
+    private final Instant since;
     private final Thread thread;
+    private final Histogram millis = new Histogram(HIGHEST_MILLIS, 3);
     private ProgressTable progress;
     private volatile boolean stopped;
-    private volatile Duration maxLag = Duration.ZERO;
-    private volatile long samples;
+    private volatile boolean counting = true;
     private volatile long missed;
 
-    private LagSampler(Pipeline pipeline, ProgressTable progress) {
+    private LagSampler(Pipeline pipeline, ProgressTable progress, Instant since) {
         this.pipeline = pipeline;
         this.progress = progress;
+        this.since = since;
         this.thread = new Thread(this::sample, "pglane-lag-sampler");
         this.thread.setDaemon(true);
     }
 
-    /** Starts sampling the progress of the pipeline's sink. */
+    /** Starts sampling the progress of the pipeline's sink; readings before it applied anything are not counted. */
     public static LagSampler start(Pipeline pipeline) throws SQLException {
-        LagSampler sampler = new LagSampler(pipeline, open(pipeline));
+        return start(pipeline, null);
+    }
+
+    /**
+     * Starts sampling the progress of the pipeline's sink; until it has applied a transaction, a reading counts the
+     * time since {@code since} (the source's first commit), or nothing when {@code since} is null.
+     */
+    public static LagSampler start(Pipeline pipeline, Instant since) throws SQLException {
+        LagSampler sampler = new LagSampler(pipeline, open(pipeline), since);
         sampler.thread.start();
         return sampler;
     }
@@ -58,10 +73,10 @@ public final class LagSampler implements AutoCloseable {
                 progress = open(pipeline);
             }
             Progress now = progress.read();
-            if (!now.isNone() && now.lag().compareTo(maxLag) > 0) {
-                maxLag = now.lag();
+            Duration lag = now.isNone() ? (since == null ? null : Duration.between(since, Instant.now())) : now.lag();
+            if (lag != null && counting) {
+                record(lag);
             }
-            samples++;
         } catch (SQLException e) {
             missed++;
             log.debug("cannot read the sink's progress now; trying again", e);
@@ -80,13 +95,33 @@ public final class LagSampler implements AutoCloseable {
         }
     }
 
-    /** The greatest lag among the readings with progress; zero before the sink applied anything. */
-    public Duration maxLag() {
-        return maxLag;
+    private synchronized void record(Duration lag) {
+        millis.recordValue(Math.min(Math.max(lag.toMillis(), 0), HIGHEST_MILLIS));
     }
 
-    public long samples() {
-        return samples;
+    /** Readings from now on are taken but not counted: the source stopped committing. */
+    public void stopCounting() {
+        counting = false;
+    }
+
+    /** The greatest lag among the readings counted; zero before any. */
+    public synchronized Duration maxLag() {
+        return Duration.ofMillis(millis.getMaxValue());
+    }
+
+    /** The lag that {@code percentile} percent of the readings counted stayed at or under; zero before any. */
+    public synchronized Duration percentile(double percentile) {
+        return Duration.ofMillis(millis.getValueAtPercentile(percentile));
+    }
+
+    /** Readings counted. */
+    public synchronized long samples() {
+        return millis.getTotalCount();
+    }
+
+    /** How often the sampler reads. */
+    public static Duration interval() {
+        return INTERVAL;
     }
 
     /** Readings that could not reach the target. */

@@ -76,6 +76,9 @@ public final class RegistryNode implements AutoCloseable {
                 "-Xmx384m",
                 "-Dquarkus.http.host=" + HOST,
                 "-Dquarkus.http.port=" + port,
+                // HTTP/1.1 only: the JDK client Apicurio's serdes use asks plain-text servers to upgrade to HTTP/2
+                // (h2c), and a demo once had a schema lookup wait 30 s for an answer the registry had logged as sent
+                "-Dquarkus.http.http2=false",
                 "-Dquarkus.management.host=" + HOST,
                 "-Dquarkus.management.port=" + managementPort,
                 "-Dapicurio.storage.kind=sql",
@@ -170,6 +173,15 @@ public final class RegistryNode implements AutoCloseable {
      * A Java of version 21 or newer: {@code PGLANE_REGISTRY_JAVA} if set, else this JVM if new enough, else the newest
      * JDK under {@code /usr/lib/jvm}.
      */
+    /** Whether this machine has a Java the registry runs on ({@link #java()}). */
+    public static boolean canRun() {
+        try {
+            return Files.isExecutable(java());
+        } catch (IllegalStateException e) {
+            return false;
+        }
+    }
+
     static Path java() {
         String configured = System.getenv("PGLANE_REGISTRY_JAVA");
         if (configured != null && !configured.isBlank()) {

@@ -58,6 +58,12 @@ public final class ConnectorMetricsReader {
                 (long) sink.sum("buffered-transactions")));
     }
 
+    /** True once the sink has committed the last chunk of the source's snapshot ({@code snapshot-complete}). */
+    public boolean sinkSnapshotComplete() throws IOException {
+        TaskSums sink = sums(sinkConnector);
+        return sink.tasks > 0 && sink.max("snapshot-complete") > 0;
+    }
+
     private TaskSums sums(String connector) throws IOException {
         try {
             Set<ObjectName> names = server.queryNames(new ObjectName(String.format(PLUGIN_METRICS, connector)), null);

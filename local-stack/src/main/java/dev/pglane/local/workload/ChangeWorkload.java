@@ -55,13 +55,21 @@ public final class ChangeWorkload {
 
     /** {@code clients} sessions, each committing {@code transactionsPerClient} transactions. */
     public Result runTransactions(int clients, int transactionsPerClient) throws SQLException {
-        return run(clients, () -> Long.MAX_VALUE, transactionsPerClient);
+        return run(clients, () -> Long.MAX_VALUE, transactionsPerClient, 0);
     }
 
     /** {@code clients} sessions, each committing transactions until {@code duration} has passed. */
     public Result runFor(int clients, Duration duration) throws SQLException {
+        return runFor(clients, duration, 0);
+    }
+
+    /**
+     * {@code clients} sessions committing {@code rate} transactions a second together (0: as fast as they can) until
+     * {@code duration} has passed.
+     */
+    public Result runFor(int clients, Duration duration, double rate) throws SQLException {
         long deadline = System.nanoTime() + duration.toNanos();
-        return runUntil(clients, () -> deadline);
+        return run(clients, () -> deadline, Integer.MAX_VALUE, rate);
     }
 
     /**
@@ -69,10 +77,10 @@ public final class ChangeWorkload {
      * deadline}, read before each transaction: another thread may move it.
      */
     public Result runUntil(int clients, LongSupplier deadline) throws SQLException {
-        return run(clients, deadline, Integer.MAX_VALUE);
+        return run(clients, deadline, Integer.MAX_VALUE, 0);
     }
 
-    private Result run(int clients, LongSupplier deadline, int transactionsPerClient) throws SQLException {
+    private Result run(int clients, LongSupplier deadline, int transactionsPerClient, double rate) throws SQLException {
         execute(schema.seed().toArray(String[]::new));
         long begin = System.nanoTime();
         AtomicLong committed = new AtomicLong();
@@ -85,7 +93,7 @@ public final class ChangeWorkload {
             for (int client = 0; client < clients; client++) {
                 int number = client;
                 sessions.add(pool.submit(() -> {
-                    session(number, deadline, transactionsPerClient, committed, rolledBack);
+                    session(number, deadline, transactionsPerClient, Pacer.share(rate, clients), committed, rolledBack);
                     return null;
                 }));
             }
@@ -99,11 +107,20 @@ public final class ChangeWorkload {
     }
 
     private void session(
-            int client, LongSupplier deadline, int transactions, AtomicLong committed, AtomicLong rolledBack)
-            throws SQLException {
+            int client,
+            LongSupplier deadline,
+            int transactions,
+            Pacer pacer,
+            AtomicLong committed,
+            AtomicLong rolledBack)
+            throws SQLException, InterruptedException {
         try (Connection connection = DriverManager.getConnection(jdbcUrl)) {
             WorkloadClient session = new WorkloadClient(connection, schema, client, 31L * client + 7);
             for (int i = 0; i < transactions && System.nanoTime() < deadline.getAsLong(); i++) {
+                pacer.awaitNext();
+                if (System.nanoTime() >= deadline.getAsLong()) {
+                    break;
+                }
                 try {
                     session.transaction();
                     committed.incrementAndGet();
