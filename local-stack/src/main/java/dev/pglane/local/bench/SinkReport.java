@@ -1,5 +1,6 @@
 package dev.pglane.local.bench;
 
+import dev.pglane.local.bench.ceiling.CeilingTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -164,6 +165,7 @@ final class SinkReport {
         });
         md.append("\nMedian transactions/s:\n\n```\n").append(chart.render()).append("```\n");
         appendBreakdown(md);
+        appendCeilings(md);
         appendFailures(md);
         return md.toString();
     }
@@ -249,6 +251,42 @@ final class SinkReport {
                                             : "-")
                             .append(" |"));
             md.append('\n');
+        }
+    }
+
+    /**
+     * The source stage's and each pglane configuration's stages in CPU µs per transaction (medians over the runs), and
+     * the ceilings they project.
+     */
+    private void appendCeilings(StringBuilder md) {
+        CeilingTable table = new CeilingTable(backlog.workload() == Workload.PGBENCH);
+        if (sourceStage != null && !sourceStage.clientCpuBreakdown().isEmpty()) {
+            table.column(
+                    "source into Kafka",
+                    PipelineStages.source(
+                            sourceStage.clientCpuBreakdown(), sourceStage.sourceCpuSeconds(), backlog.transactions()));
+        }
+        byConfiguration().forEach((configuration, measured) -> {
+            if (measured.get(0).configuration().isNative()) {
+                return;
+            }
+            Map<String, List<Double>> byGroup = new TreeMap<>();
+            measured.forEach(m -> m.connectCpuBreakdown()
+                    .forEach((group, seconds) -> byGroup.computeIfAbsent(group, g -> new ArrayList<>())
+                            .add(seconds)));
+            Map<String, Double> medians = new TreeMap<>();
+            byGroup.forEach(
+                    (group, seconds) -> medians.put(group, Spread.of(seconds).median()));
+            table.column(
+                    configuration,
+                    PipelineStages.sink(
+                            medians,
+                            spread(measured, CatchUpMeasurement::targetPgCpu).median(),
+                            backlog.transactions()));
+        });
+        if (!table.isEmpty()) {
+            md.append("\nThe pipelines' stages and their projected ceilings:\n\n")
+                    .append(table.render(PipelineStages.COMMIT_SEQUENCER));
         }
     }
 
