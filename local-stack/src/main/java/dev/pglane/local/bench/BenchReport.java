@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import dev.pglane.local.bench.ceiling.CeilingTable;
+import dev.pglane.local.bench.ceiling.StageCost;
 import dev.pglane.wire.Lsn;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -194,9 +195,24 @@ final class BenchReport {
         return md.toString();
     }
 
-    /** Per workload, pglane's source stages into Kafka in CPU µs per transaction, and the ceilings they project. */
+    /** Per workload, pglane's source stages into Kafka and the ceilings they project. */
     private void appendCeilings(StringBuilder md) {
-        Map<Workload, CeilingTable> tables = new LinkedHashMap<>();
+        stageCosts().forEach((workload, columns) -> {
+            CeilingTable table = new CeilingTable(workload == Workload.PGBENCH);
+            columns.forEach(table::column);
+            md.append("\nThe source's stages and its projected ceiling (")
+                    .append(workload.label())
+                    .append("):\n\n")
+                    .append(table.render());
+        });
+    }
+
+    /**
+     * Per workload and system, pglane into Kafka's source stages in CPU µs per transaction, from the medians over the
+     * runs.
+     */
+    Map<Workload, Map<String, List<StageCost>>> stageCosts() {
+        Map<Workload, Map<String, List<StageCost>>> costs = new LinkedHashMap<>();
         for (Summary s : summaries()) {
             if (!SourceSystem.of(s.system()).runsInConnect()
                     || s.clientCpuBreakdown().isEmpty()) {
@@ -205,15 +221,12 @@ final class BenchReport {
             Map<String, Double> medians = new TreeMap<>();
             s.clientCpuBreakdown().forEach((group, spread) -> medians.put(group, spread.median()));
             long transactions = backlogOf(s.workload()).transactions();
-            tables.computeIfAbsent(s.workload(), w -> new CeilingTable(w == Workload.PGBENCH))
-                    .column(
+            costs.computeIfAbsent(s.workload(), w -> new LinkedHashMap<>())
+                    .put(
                             s.system(),
                             PipelineStages.source(medians, s.sourceCpuSeconds().median(), transactions));
         }
-        tables.forEach((workload, table) -> md.append("\nThe source's stages and its projected ceiling (")
-                .append(workload.label())
-                .append("):\n\n")
-                .append(table.render()));
+        return costs;
     }
 
     private void appendBreakdown(StringBuilder md) {

@@ -1,6 +1,7 @@
 package dev.pglane.local.bench;
 
 import dev.pglane.local.bench.ceiling.CeilingTable;
+import dev.pglane.local.bench.ceiling.StageCost;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -254,10 +255,7 @@ final class SinkReport {
         }
     }
 
-    /**
-     * The source stage's and each pglane configuration's stages in CPU µs per transaction (medians over the runs), and
-     * the ceilings they project.
-     */
+    /** The source stage's stages and each pglane configuration's, and the ceilings they project. */
     private void appendCeilings(StringBuilder md) {
         CeilingTable table = new CeilingTable(backlog.workload() == Workload.PGBENCH);
         if (sourceStage != null && !sourceStage.clientCpuBreakdown().isEmpty()) {
@@ -266,6 +264,16 @@ final class SinkReport {
                     PipelineStages.source(
                             sourceStage.clientCpuBreakdown(), sourceStage.sourceCpuSeconds(), backlog.transactions()));
         }
+        sinkStageCosts().forEach(table::column);
+        if (!table.isEmpty()) {
+            md.append("\nThe pipelines' stages and their projected ceilings:\n\n")
+                    .append(table.render(PipelineStages.COMMIT_SEQUENCER));
+        }
+    }
+
+    /** Each pglane configuration's sink stages in CPU µs per transaction, from the medians over its runs. */
+    Map<String, List<StageCost>> sinkStageCosts() {
+        Map<String, List<StageCost>> costs = new LinkedHashMap<>();
         byConfiguration().forEach((configuration, measured) -> {
             if (measured.get(0).configuration().isNative()) {
                 return;
@@ -277,17 +285,14 @@ final class SinkReport {
             Map<String, Double> medians = new TreeMap<>();
             byGroup.forEach(
                     (group, seconds) -> medians.put(group, Spread.of(seconds).median()));
-            table.column(
+            costs.put(
                     configuration,
                     PipelineStages.sink(
                             medians,
                             spread(measured, CatchUpMeasurement::targetPgCpu).median(),
                             backlog.transactions()));
         });
-        if (!table.isEmpty()) {
-            md.append("\nThe pipelines' stages and their projected ceilings:\n\n")
-                    .append(table.render(PipelineStages.COMMIT_SEQUENCER));
-        }
+        return costs;
     }
 
     private void appendFailures(StringBuilder md) {
