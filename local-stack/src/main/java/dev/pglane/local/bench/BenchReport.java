@@ -224,7 +224,11 @@ final class BenchReport {
             costs.computeIfAbsent(s.workload(), w -> new LinkedHashMap<>())
                     .put(
                             s.system(),
-                            PipelineStages.source(medians, s.sourceCpuSeconds().median(), transactions));
+                            PipelineStages.source(
+                                    medians,
+                                    s.clientCpuSeconds().median(),
+                                    s.sourceCpuSeconds().median(),
+                                    transactions));
         }
         return costs;
     }

@@ -33,6 +33,7 @@ final class PipelineStages {
     static final String DECODE_LANES = "decode lanes";
     static final String APPLY_WORKERS = "apply workers (statements, in-order commits)";
     static final String TARGET_PG = "target PostgreSQL (apply backends)";
+    static final String JVM_BESIDE = "JVM beside its threads: GC, JIT (the broker's too), ended threads";
 
     /** Why the sink's commit sequencer has no figure of its own. */
     static final String COMMIT_SEQUENCER = "The sink's commit sequencer has no thread of its own: each apply worker"
@@ -41,24 +42,33 @@ final class PipelineStages {
 
     private PipelineStages() {}
 
-    /** The source pipeline's stages; groups that used no CPU in the run are left out. */
-    static List<StageCost> source(Map<String, Double> cpuByGroup, double sourcePgSeconds, long transactions) {
+    /**
+     * The source pipeline's stages; groups that used no CPU in the run are left out.
+     *
+     * @param jvmSeconds the whole JVM's CPU: what its threads' groups leave of it is GC, JIT and ended threads
+     */
+    static List<StageCost> source(
+            Map<String, Double> cpuByGroup, double jvmSeconds, double sourcePgSeconds, long transactions) {
         List<StageCost> stages = new ArrayList<>();
         add(stages, cpuByGroup, ThreadCpu.pglane("reader"), SOURCE_READER, Kind.SERIAL, transactions);
         add(stages, cpuByGroup, ThreadCpu.TASK_THREAD, SOURCE_TASK, Kind.SERIAL, transactions);
         add(stages, cpuByGroup, ThreadCpu.PRODUCER_NETWORK, PRODUCER, Kind.SERIAL, transactions);
         add(stages, cpuByGroup, ThreadCpu.pglane("lane"), DECODER_LANES, Kind.PARALLEL, transactions);
         stages.add(StageCost.of(SOURCE_PG, Kind.DATABASE_SERIAL, sourcePgSeconds, transactions));
+        double threads =
+                cpuByGroup.values().stream().mapToDouble(Double::doubleValue).sum();
+        stages.add(StageCost.of(JVM_BESIDE, Kind.BESIDE, Math.max(0, jvmSeconds - threads), transactions));
         return stages;
     }
 
-    /** The sink pipeline's stages; groups that used no CPU in the run are left out. */
+    /** The sink pipeline's stages; groups that used no CPU in the run are left out ({@link CatchUpTimer} adds the JVM's rest). */
     static List<StageCost> sink(Map<String, Double> cpuByGroup, double targetPgSeconds, long transactions) {
         List<StageCost> stages = new ArrayList<>();
         add(stages, cpuByGroup, ThreadCpu.TASK_THREAD, SINK_TASK, Kind.SERIAL, transactions);
         add(stages, cpuByGroup, ThreadCpu.pglane("decode"), DECODE_LANES, Kind.PARALLEL, transactions);
         add(stages, cpuByGroup, ThreadCpu.pglane("worker"), APPLY_WORKERS, Kind.PARALLEL, transactions);
         stages.add(StageCost.of(TARGET_PG, Kind.DATABASE_PARALLEL, targetPgSeconds, transactions));
+        add(stages, cpuByGroup, CatchUpTimer.JVM_REST, JVM_BESIDE, Kind.BESIDE, transactions);
         return stages;
     }
 

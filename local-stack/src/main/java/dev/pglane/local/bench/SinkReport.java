@@ -262,7 +262,10 @@ final class SinkReport {
             table.column(
                     "source into Kafka",
                     PipelineStages.source(
-                            sourceStage.clientCpuBreakdown(), sourceStage.sourceCpuSeconds(), backlog.transactions()));
+                            sourceStage.clientCpuBreakdown(),
+                            sourceStage.clientCpuSeconds(),
+                            sourceStage.sourceCpuSeconds(),
+                            backlog.transactions()));
         }
         sinkStageCosts().forEach(table::column);
         if (!table.isEmpty()) {

@@ -128,7 +128,9 @@ public final class SuiteReport {
         if (system.runsInConnect()) {
             cpu.put("connect", round(m.clientCpuSeconds()));
             CeilingJson.put(
-                    entry, PipelineStages.source(m.clientCpuBreakdown(), m.sourceCpuSeconds(), m.transactions()));
+                    entry,
+                    PipelineStages.source(
+                            m.clientCpuBreakdown(), m.clientCpuSeconds(), m.sourceCpuSeconds(), m.transactions()));
         } else {
             cpu.putNull("connect");
             cpu.put("client", round(m.clientCpuSeconds()));

@@ -133,6 +133,10 @@ class SinkReportTest {
                         + " emitter, converter, send) | 22,727 tx/s, capped by sink task thread (put: fetch,"
                         + " converter, assemble, schedule) |"),
                 md);
+        // the JVM's CPU that its groups leave (1.0 - 0.603 s) and the sink's GC and JIT: beside, not counted
+        assertTrue(
+                md.contains("| " + PipelineStages.JVM_BESIDE + " | beside, not in the ceiling | - | 397.0 | 200.0 |"),
+                md);
         assertTrue(md.contains(PipelineStages.COMMIT_SEQUENCER), md);
     }
 
@@ -155,6 +159,8 @@ class SinkReportTest {
                         0.02,
                         ThreadCpu.pglane("worker"),
                         0.1,
+                        CatchUpTimer.JVM_REST,
+                        0.2,
                         "kafka broker",
                         0.3));
     }

@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
  * CPU allows, not a promised rate: it assumes the parallel stages scale with their cores (no dependency between
  * transactions, no lock or hand-over wait), that a stage's cost per transaction does not grow with the rate, and it
  * leaves out what the measured JVM runs beside the connector (the broker, the benchmark, garbage collection and the
- * JIT compilers, which thread times cannot split between them).
+ * JIT compilers, which thread times cannot split between them: {@link StageCost.Kind#BESIDE}, shown but not counted).
  */
 public final class CeilingProjection {
     /** Issue #36's target for each serial stage, per pgbench transaction: a ceiling above 100,000 tx/s. */
@@ -41,7 +41,8 @@ public final class CeilingProjection {
             + " cores × 1,000,000 / µs. The ceiling is the lowest bound, and the stage with it caps the pipeline."
             + " CPU's ceiling, not a promise: parallel stages are assumed to scale (no dependency between"
             + " transactions, no lock waits), and the broker, the benchmark, GC and JIT that share the measured JVM"
-            + " are left out.";
+            + " are left out (GC and JIT are shown beside the stages: thread times cannot split them between the"
+            + " connector and the broker).";
 
     private CeilingProjection() {}
 
@@ -65,6 +66,9 @@ public final class CeilingProjection {
         List<StageCost> parallel = new ArrayList<>();
         int serialCores = 0;
         for (StageCost stage : stages) {
+            if (stage.kind() == StageCost.Kind.BESIDE) {
+                continue;
+            }
             if (stage.kind() == StageCost.Kind.PARALLEL) {
                 parallel.add(stage);
                 continue;

@@ -17,7 +17,13 @@ public record StageCost(String name, Kind kind, double microsPerTransaction) {
         /** One database process per pipeline (the source's walsender decoding its slot): one core of its host. */
         DATABASE_SERIAL("database, serial"),
         /** Database backends working at once (the target's apply sessions): every core of the database's host. */
-        DATABASE_PARALLEL("database, parallel");
+        DATABASE_PARALLEL("database, parallel"),
+        /**
+         * CPU of the measured JVM that no thread of the pipeline's accounts for (garbage collection, the JIT
+         * compilers, threads that ended), shown beside the stages but left out of the ceiling: the broker and the
+         * benchmark in the same JVM have their share in it, which thread times cannot split off.
+         */
+        BESIDE("beside, not in the ceiling");
 
         private final String label;
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.pglane.local.bench.ceiling.StageCost.Kind;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -58,6 +59,15 @@ class CeilingProjectionTest {
     void moreSerialStagesThanCoresLeaveTheParallelOnesNone() {
         // on 2 cores the two serial threads take both: the lanes get 0 cores, so 0 tx/s
         assertEquals(new Ceiling(2, 0, "lanes on 0 cores"), rounded(CeilingProjection.project(SOURCE, 2)));
+    }
+
+    @Test
+    void whatTheJvmSpendsBesideTheStagesIsShownButNotCounted() {
+        List<StageCost> withGc = new ArrayList<>(SOURCE);
+        withGc.add(new StageCost("GC and JIT", Kind.BESIDE, 500));
+
+        // as without it: the task thread's 25,000 (GC's 500 µs would bound at 2,000 as a serial stage, and take a core)
+        assertEquals(new Ceiling(8, 25_000, "task thread"), rounded(CeilingProjection.project(withGc, 8)));
     }
 
     @Test
