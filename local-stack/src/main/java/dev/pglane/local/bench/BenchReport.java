@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import dev.pglane.local.bench.ceiling.CeilingTable;
+import dev.pglane.local.bench.ceiling.StageCost;
 import dev.pglane.wire.Lsn;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -154,11 +156,7 @@ final class BenchReport {
         md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         Map<String, AsciiBars> charts = new LinkedHashMap<>();
         for (Summary s : summaries()) {
-            Backlog.Info backlog = runs.stream()
-                    .filter(r -> r.workload() == s.workload())
-                    .findFirst()
-                    .orElseThrow()
-                    .backlog();
+            Backlog.Info backlog = backlogOf(s.workload());
             md.append(row(
                     s.workload().label(),
                     s.system(),
@@ -193,7 +191,46 @@ final class BenchReport {
                 .append(chart.render())
                 .append("```\n"));
         appendBreakdown(md);
+        appendCeilings(md);
         return md.toString();
+    }
+
+    /** Per workload, pglane's source stages into Kafka and the ceilings they project. */
+    private void appendCeilings(StringBuilder md) {
+        stageCosts().forEach((workload, columns) -> {
+            CeilingTable table = new CeilingTable(workload == Workload.PGBENCH);
+            columns.forEach(table::column);
+            md.append("\nThe source's stages and its projected ceiling (")
+                    .append(workload.label())
+                    .append("):\n\n")
+                    .append(table.render());
+        });
+    }
+
+    /**
+     * Per workload and system, pglane into Kafka's source stages in CPU µs per transaction, from the medians over the
+     * runs.
+     */
+    Map<Workload, Map<String, List<StageCost>>> stageCosts() {
+        Map<Workload, Map<String, List<StageCost>>> costs = new LinkedHashMap<>();
+        for (Summary s : summaries()) {
+            if (!SourceSystem.of(s.system()).runsInConnect()
+                    || s.clientCpuBreakdown().isEmpty()) {
+                continue;
+            }
+            Map<String, Double> medians = new TreeMap<>();
+            s.clientCpuBreakdown().forEach((group, spread) -> medians.put(group, spread.median()));
+            long transactions = backlogOf(s.workload()).transactions();
+            costs.computeIfAbsent(s.workload(), w -> new LinkedHashMap<>())
+                    .put(
+                            s.system(),
+                            PipelineStages.source(
+                                    medians,
+                                    s.clientCpuSeconds().median(),
+                                    s.sourceCpuSeconds().median(),
+                                    transactions));
+        }
+        return costs;
     }
 
     private void appendBreakdown(StringBuilder md) {
@@ -206,6 +243,14 @@ final class BenchReport {
                     .append(", median CPU s per run):\n\n| thread group | CPU s |\n|---|---:|\n");
             s.clientCpuBreakdown().forEach((group, spread) -> md.append(row(group, format("%.2f", spread.median()))));
         }
+    }
+
+    private Backlog.Info backlogOf(Workload workload) {
+        return runs.stream()
+                .filter(r -> r.workload() == workload)
+                .findFirst()
+                .orElseThrow()
+                .backlog();
     }
 
     /** A rate ratio as {@code median× (min..max)}, or a dash when there is none. */

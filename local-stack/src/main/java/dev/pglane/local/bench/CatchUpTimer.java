@@ -22,7 +22,7 @@ final class CatchUpTimer {
     private static final Duration POLL = Duration.ofMillis(50);
     private static final Duration HEALTH_INTERVAL = Duration.ofSeconds(1);
     private static final Duration TIMEOUT = Duration.ofMinutes(30);
-    private static final String JVM_REST = "JVM: GC, JIT, ended threads";
+    static final String JVM_REST = "JVM: GC, JIT, ended threads";
 
     /** What starts the subscriber. */
     interface Start {

@@ -1,5 +1,7 @@
 package dev.pglane.local.bench;
 
+import dev.pglane.local.bench.ceiling.CeilingTable;
+import dev.pglane.local.bench.ceiling.StageCost;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -164,6 +166,7 @@ final class SinkReport {
         });
         md.append("\nMedian transactions/s:\n\n```\n").append(chart.render()).append("```\n");
         appendBreakdown(md);
+        appendCeilings(md);
         appendFailures(md);
         return md.toString();
     }
@@ -250,6 +253,49 @@ final class SinkReport {
                             .append(" |"));
             md.append('\n');
         }
+    }
+
+    /** The source stage's stages and each pglane configuration's, and the ceilings they project. */
+    private void appendCeilings(StringBuilder md) {
+        CeilingTable table = new CeilingTable(backlog.workload() == Workload.PGBENCH);
+        if (sourceStage != null && !sourceStage.clientCpuBreakdown().isEmpty()) {
+            table.column(
+                    "source into Kafka",
+                    PipelineStages.source(
+                            sourceStage.clientCpuBreakdown(),
+                            sourceStage.clientCpuSeconds(),
+                            sourceStage.sourceCpuSeconds(),
+                            backlog.transactions()));
+        }
+        sinkStageCosts().forEach(table::column);
+        if (!table.isEmpty()) {
+            md.append("\nThe pipelines' stages and their projected ceilings:\n\n")
+                    .append(table.render(PipelineStages.COMMIT_SEQUENCER));
+        }
+    }
+
+    /** Each pglane configuration's sink stages in CPU µs per transaction, from the medians over its runs. */
+    Map<String, List<StageCost>> sinkStageCosts() {
+        Map<String, List<StageCost>> costs = new LinkedHashMap<>();
+        byConfiguration().forEach((configuration, measured) -> {
+            if (measured.get(0).configuration().isNative()) {
+                return;
+            }
+            Map<String, List<Double>> byGroup = new TreeMap<>();
+            measured.forEach(m -> m.connectCpuBreakdown()
+                    .forEach((group, seconds) -> byGroup.computeIfAbsent(group, g -> new ArrayList<>())
+                            .add(seconds)));
+            Map<String, Double> medians = new TreeMap<>();
+            byGroup.forEach(
+                    (group, seconds) -> medians.put(group, Spread.of(seconds).median()));
+            costs.put(
+                    configuration,
+                    PipelineStages.sink(
+                            medians,
+                            spread(measured, CatchUpMeasurement::targetPgCpu).median(),
+                            backlog.transactions()));
+        });
+        return costs;
     }
 
     private void appendFailures(StringBuilder md) {

@@ -1,10 +1,15 @@
 package dev.pglane.local.bench;
 
+import dev.pglane.local.bench.ceiling.CeilingProjection;
+import dev.pglane.local.bench.ceiling.SerialTarget;
+import dev.pglane.local.bench.ceiling.StageCost;
 import dev.pglane.local.bench.snapshot.SnapshotMarkdown;
 import dev.pglane.local.bench.snapshot.SnapshotReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code report.md} of the suite: the targets of issues #6 and #14 as measured in this run (met or not, with the
@@ -106,6 +111,7 @@ final class SuiteMarkdown {
                     best == null ? null : best.ratio(),
                     SINK_VS_NATIVE));
         }
+        rows.addAll(serialRows());
         if (endToEnd != null) {
             Boolean bounded = endToEnd.bounded();
             rows.add(String.format(
@@ -119,6 +125,32 @@ final class SuiteMarkdown {
             rows.addAll(new SnapshotMarkdown(snapshot).targetRows());
         }
         return rows;
+    }
+
+    /** Issue #36's target for the serial stages: a row for the source into Kafka, one per sink stage on pgbench. */
+    private List<String> serialRows() {
+        List<String> rows = new ArrayList<>();
+        serialRow("source into Kafka", source.stageCosts().getOrDefault(Workload.PGBENCH, Map.of()))
+                .ifPresent(rows::add);
+        for (SinkReport sink : sinks) {
+            if (!isLatency(sink) && sink.workload() == Workload.PGBENCH) {
+                serialRow("sink" + inAvro(sink), sink.sinkStageCosts()).ifPresent(rows::add);
+            }
+        }
+        return rows;
+    }
+
+    /** Issue #36's target for one pipeline's serial stages, met when its heaviest is; empty if none was measured. */
+    private static Optional<String> serialRow(String pipeline, Map<String, List<StageCost>> stagesByColumn) {
+        SerialTarget heaviest = SerialTarget.heaviest(stagesByColumn);
+        return Optional.ofNullable(heaviest)
+                .map(h -> String.format(
+                        Locale.ROOT,
+                        "| pgbench | %s: each serial stage ≤ %.0f µs CPU per transaction (#36) | %s | %s |\n",
+                        pipeline,
+                        CeilingProjection.SERIAL_TARGET_MICROS,
+                        h.describe(),
+                        h.met() ? "yes" : "no"));
     }
 
     private static boolean isLatency(SinkReport sink) {

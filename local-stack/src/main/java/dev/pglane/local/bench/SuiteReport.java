@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pglane.local.bench.ceiling.CeilingJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,8 @@ import java.util.List;
  * {@code sink_latency} (the target behind a delaying proxy), {@code e2e} (backlog {@code pgbench_load}, with the
  * load's rates and lag besides, and every lag reading as {@code "lag_samples": [[seconds since the load started, lag
  * seconds], ...]}) and {@code snapshot} (written by {@code snapshot.SnapshotReport}); source entries add
- * {@code consumer} and put a client process's CPU under {@code client}.
+ * {@code consumer} and put a client process's CPU under {@code client}. pglane's source and sink entries add their
+ * stages' CPU per transaction and the ceilings projected from them ({@link CeilingJson}).
  *
  * <p>Each benchmark replaces the entries of the stage and backlog it measured and keeps every other entry as it was,
  * so the stages can be run one at a time.
@@ -103,6 +105,7 @@ public final class SuiteReport {
             cpu.putNull("connect");
         } else {
             cpu.put("connect", round(m.connectCpu()));
+            CeilingJson.put(entry, PipelineStages.sink(m.connectCpuBreakdown(), m.targetPgCpu(), m.transactions()));
         }
         return entry;
     }
@@ -124,6 +127,10 @@ public final class SuiteReport {
         cpu.putNull("target_pg");
         if (system.runsInConnect()) {
             cpu.put("connect", round(m.clientCpuSeconds()));
+            CeilingJson.put(
+                    entry,
+                    PipelineStages.source(
+                            m.clientCpuBreakdown(), m.clientCpuSeconds(), m.sourceCpuSeconds(), m.transactions()));
         } else {
             cpu.putNull("connect");
             cpu.put("client", round(m.clientCpuSeconds()));

@@ -12,6 +12,9 @@ import java.util.TreeMap;
  * A thread that ends between two snapshots loses its time; the pipeline's threads live as long as the task.
  */
 final class ThreadCpu {
+    static final String TASK_THREAD = "connect task thread (converters; source: poll, send; sink: put)";
+    static final String PRODUCER_NETWORK = "producer network thread";
+
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final Map<Long, Long> nanosById;
@@ -58,17 +61,22 @@ final class ThreadCpu {
         }
         if (name.startsWith("pglane-")) {
             String role = name.replaceAll("-\\d+$", "");
-            return "pglane " + role.substring(role.lastIndexOf('-') + 1);
+            return pglane(role.substring(role.lastIndexOf('-') + 1));
         }
         if (name.startsWith("task-thread-")) {
-            return "connect task thread (converters; source: poll, send; sink: put)";
+            return TASK_THREAD;
         }
         if (name.startsWith("kafka-producer-network-thread")) {
-            return "producer network thread";
+            return PRODUCER_NETWORK;
         }
         if (name.startsWith("data-plane-kafka") || name.startsWith("kafka-") || name.contains("broker")) {
             return "kafka broker";
         }
         return "other";
+    }
+
+    /** The group of pglane's threads named {@code pglane-<connector>-<role>} or {@code pglane-<connector>-<role>-<i>}. */
+    static String pglane(String role) {
+        return "pglane " + role;
     }
 }

@@ -75,4 +75,93 @@ class SinkReportTest {
         assertTrue(md.contains("- pglane, 8 workers, run 1: the target differs\n  in pgbench_accounts"), md);
         assertTrue(report.hasFailures());
     }
+
+    @Test
+    void eachSerialStageIsBesideItsTargetAndTheCeilingsNameTheStageThatCapsThem() {
+        // the source stage put the 1,000 transactions into Kafka: reader 8 µs, task thread 30 µs, producer 5 µs per
+        // transaction (serial), lanes 60 µs (parallel), the source server 20 µs (its walsender, serial)
+        Measurement source = new Measurement(
+                ConnectorRun.SYSTEM,
+                1.0,
+                1000,
+                4000,
+                0.02,
+                1.0,
+                Map.of(
+                        ThreadCpu.pglane("reader"),
+                        0.008,
+                        ThreadCpu.TASK_THREAD,
+                        0.03,
+                        ThreadCpu.PRODUCER_NETWORK,
+                        0.005,
+                        ThreadCpu.pglane("lane"),
+                        0.06,
+                        "kafka broker",
+                        0.5),
+                0L);
+        SinkReport report = new SinkReport("env", BACKLOG, source);
+        // the sink with 1 worker, two runs: task thread 40 and 48 µs (median 44), decode 20, worker 100, target 400
+        report.add(sinkRun(1, 0.040, 0.4));
+        report.add(sinkRun(2, 0.048, 0.4));
+
+        String md = report.markdown();
+
+        assertTrue(md.contains("| stage | kind | target µs/tx | source into Kafka | pglane, 1 worker |"), md);
+        assertTrue(md.contains("| source reader thread (replication stream) | serial | ≤ 10 | 8.0 (met) | - |"), md);
+        assertTrue(
+                md.contains(
+                        "| source task thread (ordered emitter, converter, send) | serial | ≤ 10 | 30.0 (not met) | - |"),
+                md);
+        assertTrue(md.contains("| decoder lanes | parallel | - | 60.0 | - |"), md);
+        assertTrue(md.contains("| source PostgreSQL (its walsender, mostly) | database, serial | - | 20.0 | - |"), md);
+        assertTrue(
+                md.contains(
+                        "| sink task thread (put: fetch, converter, assemble, schedule) | serial | ≤ 10 | - | 44.0 (not met) |"),
+                md);
+        assertTrue(md.contains("| apply workers (statements, in-order commits) | parallel | - | - | 100.0 |"), md);
+        assertTrue(md.contains("| target PostgreSQL (apply backends) | database, parallel | - | - | 400.0 |"), md);
+        // source: serial 1e6 / 30 = 33,333 caps (lanes on 8 - 3 cores: 5e6 / 60 = 83,333; walsender 50,000);
+        // sink on 8 cores: target 8e6 / 400 = 20,000 (task thread 22,727; decode + workers on 7 cores 7e6 / 120 =
+        // 58,333);
+        // on 32 cores: the task thread's 1e6 / 44 = 22,727 (target 80,000; 31e6 / 120 = 258,333)
+        assertTrue(
+                md.contains("| projected ceiling, 8 cores | | | 33,333 tx/s, capped by source task thread (ordered"
+                        + " emitter, converter, send) | 20,000 tx/s, capped by target PostgreSQL (apply backends) |"),
+                md);
+        assertTrue(
+                md.contains("| projected ceiling, 32 cores | | | 33,333 tx/s, capped by source task thread (ordered"
+                        + " emitter, converter, send) | 22,727 tx/s, capped by sink task thread (put: fetch,"
+                        + " converter, assemble, schedule) |"),
+                md);
+        // the JVM's CPU that its groups leave (1.0 - 0.603 s) and the sink's GC and JIT: beside, not counted
+        assertTrue(
+                md.contains("| " + PipelineStages.JVM_BESIDE + " | beside, not in the ceiling | - | 397.0 | 200.0 |"),
+                md);
+        assertTrue(md.contains(PipelineStages.COMMIT_SEQUENCER), md);
+    }
+
+    private static CatchUpMeasurement sinkRun(int run, double taskThreadSeconds, double targetPgSeconds) {
+        return new CatchUpMeasurement(
+                "pglane",
+                1,
+                run,
+                1.0,
+                0.1,
+                1000,
+                4000,
+                0.0,
+                targetPgSeconds,
+                1.0,
+                Map.of(
+                        ThreadCpu.TASK_THREAD,
+                        taskThreadSeconds,
+                        ThreadCpu.pglane("decode"),
+                        0.02,
+                        ThreadCpu.pglane("worker"),
+                        0.1,
+                        CatchUpTimer.JVM_REST,
+                        0.2,
+                        "kafka broker",
+                        0.3));
+    }
 }

@@ -49,6 +49,45 @@ class SuiteReportTest {
     }
 
     @Test
+    void pglanesEntriesCarryTheirStagesCostsAndCeilings() throws Exception {
+        // 1,000 transactions: task thread 0.05 s = 50 µs each, workers 0.2 s = 200 µs, target 2.5 s = 2,500 µs
+        CatchUpMeasurement sink = new CatchUpMeasurement(
+                "pglane",
+                4,
+                1,
+                2.0,
+                0.5,
+                1000,
+                4000,
+                0.1,
+                2.5,
+                7.25,
+                Map.of(ThreadCpu.TASK_THREAD, 0.05, ThreadCpu.pglane("worker"), 0.2, "other", 1.0));
+        CatchUpMeasurement subscriber =
+                new CatchUpMeasurement("pg_native", 1, 1, 0.5, 0.1, 1000, 4000, 0.75, 1.5, null, Map.of());
+
+        SuiteReport.merge(dir, "pgbench", "sink", List.of(sink, subscriber));
+
+        JsonNode runs = JSON.readTree(dir.resolve(SuiteReport.FILE).toFile()).path("runs");
+        JsonNode stages = runs.get(0).path("stages");
+        assertEquals(3, stages.size(), stages.toString());
+        assertEquals(PipelineStages.SINK_TASK, stages.get(0).path("stage").asText());
+        assertEquals("serial", stages.get(0).path("kind").asText());
+        assertEquals(50.0, stages.get(0).path("us_per_tx").asDouble());
+        assertEquals(200.0, stages.get(1).path("us_per_tx").asDouble());
+        assertEquals("database, parallel", stages.get(2).path("kind").asText());
+        assertEquals(2500.0, stages.get(2).path("us_per_tx").asDouble());
+        // 8 cores: target 8e6 / 2,500 = 3,200 caps (task thread 20,000; workers on 7 cores 35,000);
+        // 32 cores: target 12,800 (task thread 20,000; workers on 31 cores 155,000)
+        JsonNode ceiling = runs.get(0).path("ceiling");
+        assertEquals(8, ceiling.get(0).path("cores").asInt());
+        assertEquals(3200, ceiling.get(0).path("tx_per_s").asLong());
+        assertEquals(PipelineStages.TARGET_PG, ceiling.get(0).path("capped_by").asText());
+        assertEquals(12_800, ceiling.get(1).path("tx_per_s").asLong());
+        assertTrue(runs.get(1).path("stages").isMissingNode(), "PostgreSQL's subscriber has no pglane stages");
+    }
+
+    @Test
     void aRunReplacesTheEntriesOfItsStageAndKeepsTheOthers() throws Exception {
         String other = "{\"backlog\":\"pgbench\",\"stage\":\"source\",\"system\":\"pg_recvlogical\",\"extra\":[1]}";
         String bulkSink = "{\"backlog\":\"bulk\",\"stage\":\"sink\",\"system\":\"pglane\"}";
