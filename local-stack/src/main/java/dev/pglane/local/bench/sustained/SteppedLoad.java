@@ -1,0 +1,134 @@
+package dev.pglane.local.bench.sustained;
+
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.verify.ComparisonReport;
+import dev.pglane.local.workload.Pgbench;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One system through the rate steps: the source back at its initial state, a fresh target database, the system
+ * started, the probe started, a warm-up at the first rate, then each step's paced pgbench load, judged by
+ * {@link BoundedRule} once its last probe rows are visible (or {@link BoundedRule#p99Cap} has passed), and the next
+ * rate chosen by {@link StepPolicy}. Afterwards the probe stops writing, the target catches up, and it is compared with
+ * the source.
+ */
+final class SteppedLoad {
+    private static final Logger log = LoggerFactory.getLogger(SteppedLoad.class);
+    /** How long the target may take to catch up after the warm-up, and after the last step. */
+    private static final Duration CATCH_UP = Duration.ofMinutes(10);
+
+    private final SustainedOptions options;
+    private final PostgresNode source;
+    private final PostgresNode target;
+    private final SustainedDatabase database;
+    private final Replications replications;
+    private final BoundedRule rule;
+    private final Pgbench pgbench;
+
+    SteppedLoad(
+            SustainedOptions options,
+            PostgresNode source,
+            PostgresNode target,
+            SustainedDatabase database,
+            Replications replications,
+            BoundedRule rule) {
+        this.options = options;
+        this.source = source;
+        this.target = target;
+        this.database = database;
+        this.replications = replications;
+        this.rule = rule;
+        this.pgbench = Pgbench.of(options.pgbench(), source);
+    }
+
+    SystemRun measure(SustainedSystem system, int run) throws Exception {
+        database.reset();
+        String targetDatabase = "sustained_" + system.option().replace('-', '_') + "_" + run;
+        database.createTarget(targetDatabase);
+        try (Replication replication = replications.start(system, run, targetDatabase);
+                LagProbe probe = LagProbe.start(source.open(), target.open(targetDatabase))) {
+            warmUp(system, replication, probe);
+            List<StepResult> steps = new ArrayList<>();
+            StepPolicy.Next next = StepPolicy.Next.STEP_UP;
+            for (int i = 0; i < options.rates().size() && next == StepPolicy.Next.STEP_UP; i++) {
+                StepResult step = step(system, run, options.rates().get(i), replication, probe);
+                steps.add(step);
+                next = StepPolicy.after(step, i == options.rates().size() - 1);
+                log.info(
+                        "{} run {}: {} tx/s asked, {} reached; lag p50 {} s, p99 {} s, max {} s; {}; {}",
+                        system.label(),
+                        run,
+                        step.rateAsked(),
+                        format("%.0f", step.rateAchieved()),
+                        format("%.3f", step.lag().p50Seconds()),
+                        format("%.3f", step.lag().p99Seconds()),
+                        format("%.3f", step.lag().maxSeconds()),
+                        step.lag().verdict(),
+                        next.words());
+            }
+            probe.stopWriting();
+            if (!probe.awaitVisible(System.nanoTime(), CATCH_UP)) {
+                return new SystemRun(
+                        system,
+                        run,
+                        steps,
+                        next,
+                        null,
+                        "not caught up " + CATCH_UP.toMinutes() + " min after the load");
+            }
+            replication.checkHealthy();
+            ComparisonReport comparison = database.compare(targetDatabase);
+            return new SystemRun(
+                    system,
+                    run,
+                    steps,
+                    next,
+                    comparison.isEqual(),
+                    comparison.isEqual() ? "target equal to the source" : comparison.summary());
+        } finally {
+            database.dropTarget(targetDatabase);
+        }
+    }
+
+    /**
+     * The first rate for the warm-up time, then the wait until the target has caught up with it: every topic exists,
+     * every consumer reads it, the hot paths are compiled.
+     */
+    private void warmUp(SustainedSystem system, Replication replication, LagProbe probe) throws Exception {
+        long begin = System.nanoTime();
+        pgbench.runAtRate(options.clients(), options.jobs(), options.rates().get(0), options.warmUp());
+        if (!probe.awaitVisible(System.nanoTime(), CATCH_UP)) {
+            replication.checkHealthy();
+            throw new IllegalStateException(
+                    system.label() + " did not catch up within " + CATCH_UP + " after its warm-up");
+        }
+        replication.checkHealthy();
+        log.info(
+                "{}: warmed up and caught up in {} s",
+                system.label(),
+                format("%.1f", (System.nanoTime() - begin) / 1e9));
+    }
+
+    private StepResult step(SustainedSystem system, int run, int rate, Replication replication, LagProbe probe)
+            throws Exception {
+        long from = System.nanoTime();
+        long processed = pgbench.runAtRate(options.clients(), options.jobs(), rate, options.step());
+        long until = System.nanoTime();
+        // the step's last probe rows: a bounded system shows them within the cap; waiting longer tells nothing more
+        probe.awaitVisible(until, Duration.ofMillis(Math.round(rule.p99Cap() * 1000)));
+        replication.checkHealthy();
+        double seconds = (until - from) / 1e9;
+        StepLag lag = rule.judge(probe.samples(from, until, System.nanoTime()), seconds);
+        return new StepResult(
+                system, run, rate, processed / (double) options.step().toSeconds(), seconds, lag);
+    }
+
+    private static String format(String pattern, Object... values) {
+        return String.format(Locale.ROOT, pattern, values);
+    }
+}
