@@ -168,10 +168,14 @@ public final class LagProbe implements AutoCloseable {
     }
 
     @Override
-    public void close() throws SQLException, InterruptedException {
+    public void close() throws SQLException {
         stopped = true;
-        writer.join(Duration.ofSeconds(10).toMillis());
-        poller.join(Duration.ofSeconds(10).toMillis());
+        try {
+            writer.join(Duration.ofSeconds(10).toMillis());
+            poller.join(Duration.ofSeconds(10).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the connections are closed all the same
+        }
         try {
             source.close();
         } finally {
