@@ -1,5 +1,8 @@
 package dev.pglane.local.bench.sustained;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * What follows a measured step: the next rate, or the end of this system's steps. Stepping stops at the first
  * unbounded step (the system no longer keeps up: a higher rate only adds backlog), and when pgbench reached less than
@@ -28,7 +31,30 @@ public final class StepPolicy {
         }
     }
 
+    /** Runs one step of the paced load at a rate and measures it. */
+    @FunctionalInterface
+    public interface Step {
+        StepResult run(int rate) throws Exception;
+    }
+
+    /** The steps a system ran, rising, and why it ran no more. */
+    public record Climb(List<StepResult> steps, Next stop) {}
+
     private StepPolicy() {}
+
+    /** Runs {@code step} at each of {@code rates} in turn until {@link #after} says stop. */
+    public static Climb climb(List<Integer> rates, Step step) throws Exception {
+        List<StepResult> steps = new ArrayList<>();
+        for (int i = 0; i < rates.size(); i++) {
+            StepResult result = step.run(rates.get(i));
+            steps.add(result);
+            Next next = after(result, i == rates.size() - 1);
+            if (next != Next.STEP_UP) {
+                return new Climb(List.copyOf(steps), next);
+            }
+        }
+        throw new IllegalArgumentException("no rate to step through");
+    }
 
     /** @param lastRate whether {@code step} ran the highest rate asked for */
     public static Next after(StepResult step, boolean lastRate) {

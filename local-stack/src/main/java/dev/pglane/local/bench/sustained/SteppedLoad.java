@@ -4,8 +4,6 @@ import dev.pglane.local.stack.PostgresNode;
 import dev.pglane.local.verify.ComparisonReport;
 import dev.pglane.local.workload.Pgbench;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,14 +51,10 @@ final class SteppedLoad {
         try (Replication replication = replications.start(system, run, targetDatabase);
                 LagProbe probe = LagProbe.start(source.open(), target.open(targetDatabase))) {
             warmUp(system, replication, probe);
-            List<StepResult> steps = new ArrayList<>();
-            StepPolicy.Next next = StepPolicy.Next.STEP_UP;
-            for (int i = 0; i < options.rates().size() && next == StepPolicy.Next.STEP_UP; i++) {
-                StepResult step = step(system, run, options.rates().get(i), replication, probe);
-                steps.add(step);
-                next = StepPolicy.after(step, i == options.rates().size() - 1);
+            StepPolicy.Climb climb = StepPolicy.climb(options.rates(), rate -> {
+                StepResult step = step(system, run, rate, replication, probe);
                 log.info(
-                        "{} run {}: {} tx/s asked, {} reached; lag p50 {} s, p99 {} s, max {} s; {}; {}",
+                        "{} run {}: {} tx/s asked, {} reached; lag p50 {} s, p99 {} s, max {} s; {}",
                         system.label(),
                         run,
                         step.rateAsked(),
@@ -68,16 +62,17 @@ final class SteppedLoad {
                         format("%.3f", step.lag().p50Seconds()),
                         format("%.3f", step.lag().p99Seconds()),
                         format("%.3f", step.lag().maxSeconds()),
-                        step.lag().verdict(),
-                        next.words());
-            }
+                        step.lag().verdict());
+                return step;
+            });
+            log.info("{} run {}: {}", system.label(), run, climb.stop().words());
             probe.stopWriting();
             if (!probe.awaitVisible(System.nanoTime(), CATCH_UP)) {
                 return new SystemRun(
                         system,
                         run,
-                        steps,
-                        next,
+                        climb.steps(),
+                        climb.stop(),
                         null,
                         "not caught up " + CATCH_UP.toMinutes() + " min after the load");
             }
@@ -86,8 +81,8 @@ final class SteppedLoad {
             return new SystemRun(
                     system,
                     run,
-                    steps,
-                    next,
+                    climb.steps(),
+                    climb.stop(),
                     comparison.isEqual(),
                     comparison.isEqual() ? "target equal to the source" : comparison.summary());
         } finally {
