@@ -163,6 +163,7 @@ public final class SustainedReport {
             s.put("runs", step.runs());
             s.put("bounded_runs", step.boundedRuns());
             s.put("bounded", step.bounded());
+            s.put("meets_headline_runs", step.meetingRuns());
             spread(s, "rate_achieved", step.rateAchieved());
             spread(s, "lag_p50_s", step.p50());
             spread(s, "lag_p99_s", step.p99());

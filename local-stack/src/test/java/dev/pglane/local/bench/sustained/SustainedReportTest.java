@@ -94,6 +94,10 @@ class SustainedReportTest {
                         .path("highest_rate_p99_within_headline_tx_per_s")
                         .path("median")
                         .asDouble());
+        // pglane at 1000: run 2's p99 was 1.2 s
+        assertEquals(
+                2,
+                systems.get(0).path("steps").get(1).path("meets_headline_runs").asInt());
         assertEquals(2 * 3 + 3 * 3 + 1, root.path("sustained").path("steps").size());
         assertTrue(Files.readString(dir.resolve("sustained-report.md")).startsWith("# Sustained rate"));
         assertTrue(Files.exists(dir.resolve("sustained-report.json")));
