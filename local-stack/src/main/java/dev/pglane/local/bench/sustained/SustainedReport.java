@@ -156,6 +156,7 @@ public final class SustainedReport {
         node.put("label", summary.system().label());
         node.put("runs", summary.runs());
         spread(node, "highest_rate_p99_within_headline_tx_per_s", summary.highestRate());
+        spread(node, "highest_bounded_rate_tx_per_s", summary.highestBoundedRate());
         ArrayNode steps = node.putArray("steps");
         for (SustainedSummary.Step step : summary.steps()) {
             ObjectNode s = steps.addObject();
