@@ -108,7 +108,11 @@ public final class SustainedBench {
                         + " other options at their defaults; Debezium: the PostgreSQL connector %s (pgoutput,"
                         + " snapshot.mode no_data) and the JDBC sink %s (insert.mode upsert, delete.enabled true,"
                         + " primary.key.mode record_key), Kafka's JsonConverter with schemas between them, both in"
-                        + " the worker with their defaults otherwise.",
+                        + " the worker with their defaults otherwise. pglane and the subscriber apply in commit order,"
+                        + " so a visible probe row means every earlier transaction is applied; Debezium's sink applies"
+                        + " each table's topic on its own, so its probe lag is the probe table's and the load's tables"
+                        + " can be further behind (the checks say how long after the probe's last row each target"
+                        + " equalled the source).",
                 source.serverVersion(),
                 BenchServers.TUNING,
                 Runtime.getRuntime().availableProcessors(),
