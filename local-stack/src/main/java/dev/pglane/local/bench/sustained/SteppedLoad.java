@@ -79,17 +79,17 @@ final class SteppedLoad {
                         "not caught up " + CATCH_UP.toMinutes() + " min after the load");
             }
             long probeCaughtUp = System.nanoTime();
-            ComparisonReport comparison = awaitEqual(replication, targetDatabase);
-            double after = (System.nanoTime() - probeCaughtUp) / 1e9;
-            return new SystemRun(
-                    system,
-                    run,
-                    climb.steps(),
-                    climb.stop(),
-                    comparison.isEqual(),
-                    comparison.isEqual()
-                            ? format("target equal to the source %.0f s after the probe's last row was seen", after)
-                            : comparison.summary());
+            Comparisons comparisons = awaitEqual(replication, targetDatabase);
+            ComparisonReport last = comparisons.last();
+            String check = !last.isEqual()
+                    ? last.summary()
+                    : comparisons.count() == 1
+                            ? "target equal to the source when the probe's last row was seen"
+                            : format(
+                                    "target equal to the source at comparison %d, %.0f s after the probe's last row"
+                                            + " was seen",
+                                    comparisons.count(), (System.nanoTime() - probeCaughtUp) / 1e9);
+            return new SystemRun(system, run, climb.steps(), climb.stop(), last.isEqual(), check);
         } finally {
             database.dropTarget(targetDatabase);
         }
@@ -100,16 +100,21 @@ final class SteppedLoad {
      * applies each table on its own (Debezium's sink, a topic per table) may have shown the probe's last row while
      * the load's tables are still behind.
      */
-    private ComparisonReport awaitEqual(Replication replication, String targetDatabase) throws Exception {
+    private Comparisons awaitEqual(Replication replication, String targetDatabase) throws Exception {
         long deadline = System.nanoTime() + CATCH_UP.toNanos();
         ComparisonReport comparison = database.compare(targetDatabase);
+        int count = 1;
         while (!comparison.isEqual() && System.nanoTime() < deadline) {
             replication.checkHealthy();
             Thread.sleep(COMPARE_AGAIN.toMillis());
             comparison = database.compare(targetDatabase);
+            count++;
         }
-        return comparison;
+        return new Comparisons(comparison, count);
     }
+
+    /** The last comparison of a target with the source, and how many were made. */
+    private record Comparisons(ComparisonReport last, int count) {}
 
     /**
      * The first rate for the warm-up time, then the wait until the target has caught up with it: every topic exists,
