@@ -15,7 +15,7 @@ import java.util.Set;
  * {@code --option KEY=VALUE} settings, each checked against the benchmark's usage text so that a misspelt option is an
  * error that shows the usage, not a silently ignored word.
  */
-final class BenchArgs {
+public final class BenchArgs {
     private final String usage;
     private final Map<String, String> values;
     private final Set<String> flags;
@@ -33,7 +33,7 @@ final class BenchArgs {
      * @param flagNames the options that take no value
      * @param settingNames the repeatable options whose value is {@code KEY=VALUE}
      */
-    static BenchArgs parse(String[] args, String usage, Set<String> flagNames, Set<String> settingNames) {
+    public static BenchArgs parse(String[] args, String usage, Set<String> flagNames, Set<String> settingNames) {
         Map<String, String> values = new HashMap<>();
         Set<String> flags = new HashSet<>();
         Map<String, Map<String, String>> settings = new HashMap<>();
@@ -59,30 +59,30 @@ final class BenchArgs {
         return new BenchArgs(usage, values, flags, settings);
     }
 
-    boolean flag(String name) {
+    public boolean flag(String name) {
         return flags.contains(name);
     }
 
-    String text(String option, String defaultValue) {
+    public String text(String option, String defaultValue) {
         return values.getOrDefault(option, defaultValue);
     }
 
-    Path path(String option, String defaultValue) {
+    public Path path(String option, String defaultValue) {
         return Path.of(text(option, defaultValue));
     }
 
     /** The settings given with {@code option}, in command-line order. */
-    Map<String, String> settings(String option) {
+    public Map<String, String> settings(String option) {
         return Map.copyOf(settings.getOrDefault(option, Map.of()));
     }
 
-    int positive(String option, int defaultValue) {
+    public int positive(String option, int defaultValue) {
         String value = values.get(option);
         return value == null ? defaultValue : positive(option, value);
     }
 
     /** A comma-separated list of positive integers; an empty value is an empty list. */
-    List<Integer> positives(String option, String defaultValue) {
+    public List<Integer> positives(String option, String defaultValue) {
         String value = text(option, defaultValue).trim();
         List<Integer> numbers = new ArrayList<>();
         if (!value.isEmpty()) {

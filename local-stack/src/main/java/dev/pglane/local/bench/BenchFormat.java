@@ -13,7 +13,7 @@ import java.util.Set;
  * the example configs' converter, or Avro written and read in the connectors' own threads through a schema registry
  * the benchmark starts.
  */
-enum BenchFormat {
+public enum BenchFormat {
     JSON("json", SourceSystem.PGLANE_KAFKA),
     AVRO("avro", SourceSystem.PGLANE_KAFKA_AVRO);
 
@@ -33,7 +33,7 @@ enum BenchFormat {
     }
 
     /** {@code json} or {@code avro}, for a benchmark that runs one format. */
-    static BenchFormat one(String option) {
+    public static BenchFormat one(String option) {
         return one(option, "json or avro");
     }
 
@@ -47,7 +47,7 @@ enum BenchFormat {
     }
 
     /** As on the command line; names topics, slots and report entries. */
-    String option() {
+    public String option() {
         return option;
     }
 
@@ -60,7 +60,7 @@ enum BenchFormat {
      * The settings that make a connector, source or sink, use this format, with {@code changes} (the command line's)
      * over them.
      */
-    Map<String, String> settings(Map<String, String> changes, RegistryNode registry) {
+    public Map<String, String> settings(Map<String, String> changes, RegistryNode registry) {
         Map<String, String> settings =
                 this == AVRO ? new HashMap<>(TopicFormat.avroInLanes(registry.apicurioV2Url())) : new HashMap<>();
         settings.putAll(changes);

@@ -13,15 +13,16 @@ import java.util.stream.Stream;
  * a temporary work directory for the servers and the broker that is removed afterwards, and an explicit exit, since
  * the broker and worker leave non-daemon threads behind.
  */
-final class BenchLauncher {
+public final class BenchLauncher {
     /** The measurements: writes the reports and returns the exit code (0 when every run was valid). */
-    interface Body<O> {
+    public interface Body<O> {
         int run(O options, Path workDir) throws Exception;
     }
 
     private BenchLauncher() {}
 
-    static <O> void launch(String command, String usage, String[] args, Function<String[], O> parse, Body<O> body) {
+    public static <O> void launch(
+            String command, String usage, String[] args, Function<String[], O> parse, Body<O> body) {
         if (List.of(args).contains("--help")) {
             System.out.println("usage: ./pglane-local " + command + " [options]\n" + usage);
             return;

@@ -11,9 +11,9 @@ import java.util.Map;
  * so that ratios to them mean something: a large buffer cache, asynchronous commit (the rate of WAL decoding and
  * apply, not of fsync), no autovacuum during the measured phases, checkpoints far apart.
  */
-final class BenchServers {
+public final class BenchServers {
     /** The tuning, in words, for the reports. */
-    static final String TUNING = "shared_buffers 512MB, synchronous_commit off, autovacuum off";
+    public static final String TUNING = "shared_buffers 512MB, synchronous_commit off, autovacuum off";
 
     private BenchServers() {}
 
@@ -22,7 +22,7 @@ final class BenchServers {
      *
      * @param slots the replication slots (and walsenders) it must allow at once
      */
-    static PostgresNode source(String name, PostgresVersion version, Path workDir, int slots) {
+    public static PostgresNode source(String name, PostgresVersion version, Path workDir, int slots) {
         Map<String, String> settings = tuning();
         settings.put("max_replication_slots", Integer.toString(Math.max(10, slots)));
         settings.put("max_wal_senders", Integer.toString(Math.max(10, slots)));
@@ -30,7 +30,7 @@ final class BenchServers {
     }
 
     /** A target server: what a subscriber applies to. */
-    static PostgresNode target(String name, PostgresVersion version, Path workDir) {
+    public static PostgresNode target(String name, PostgresVersion version, Path workDir) {
         return PostgresNode.start(name, version, workDir, PostgresNode.WalLevel.REPLICA, tuning());
     }
 

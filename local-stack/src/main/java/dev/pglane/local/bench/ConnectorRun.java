@@ -87,7 +87,7 @@ public final class ConnectorRun {
     }
 
     /** The connector's config: the example's, on {@code slot} and the benchmark's publication, topics named as it. */
-    Map<String, String> config(String slot, String name) {
+    public Map<String, String> config(String slot, String name) {
         Map<String, String> config =
                 ConnectorConfigs.forSource(server, bootstrapServers).load(ConnectorConfigs.SOURCE_JSON);
         config.put("name", name);

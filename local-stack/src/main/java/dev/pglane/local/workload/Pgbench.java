@@ -94,6 +94,24 @@ public final class Pgbench {
     }
 
     /**
+     * {@code pgbench -n -c clients -j jobs -R rate -T seconds}: a paced load for a fixed time; returns the
+     * transactions it reports processed (fewer than {@code rate} a second when the machine cannot keep the pace).
+     */
+    public long runAtRate(int clients, int jobs, int rate, Duration duration) throws IOException, InterruptedException {
+        long seconds = Math.max(1, duration.toSeconds());
+        return processed(run(List.of(
+                "-n",
+                "-c",
+                Integer.toString(clients),
+                "-j",
+                Integer.toString(jobs),
+                "-R",
+                Integer.toString(rate),
+                "-T",
+                Long.toString(seconds))));
+    }
+
+    /**
      * Starts {@code pgbench -n -c clients -j jobs -R rate} in the background, for as long as the caller lets it run
      * (it stops at {@link Process#destroy}; its transactions then are whatever committed, e.g. pgbench_history's new
      * rows). Its output goes to {@code log}.

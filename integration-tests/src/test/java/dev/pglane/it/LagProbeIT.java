@@ -1,0 +1,91 @@
+package dev.pglane.it;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pglane.local.bench.sustained.LagProbe;
+import dev.pglane.local.bench.sustained.ProbeSample;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.PostgresVersion;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * bench-sustained's lag probe between two servers that PostgreSQL's own logical replication joins: every probe row
+ * committed on the source is seen on the target after a short, non-zero lag, and a subscriber held back (disabled,
+ * then enabled again) shows as lag: each row committed while it was held waited at least until it was let go.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LagProbeIT {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @RegisterExtension
+    static final SourceServers servers = new SourceServers();
+
+    @Test
+    @DisplayName("the probe times each row from its commit on the source until it is visible on a subscriber")
+    void theProbeMeasuresTheLagOfASubscriberAndOfOneHeldBack() throws Exception {
+        PostgresVersion version = PostgresVersion.fromProperty();
+        PostgresNode source = servers.of(version);
+        PostgresNode target = servers.targetOf(version);
+        SqlSession.execute(source, LagProbe.CREATE_TABLE, "CREATE PUBLICATION probe FOR TABLE " + LagProbe.TABLE);
+        SqlSession.execute(target, LagProbe.CREATE_TABLE);
+        SqlSession.execute(
+                target,
+                "CREATE SUBSCRIPTION probe CONNECTION 'host=" + source.host() + " port=" + source.port() + " dbname="
+                        + source.database() + " user=" + source.user() + " password=" + source.password()
+                        + "' PUBLICATION probe WITH (copy_data = false)");
+        try {
+            long start = System.nanoTime();
+            long held;
+            long released;
+            try (LagProbe probe = LagProbe.start(source.open(), target.open())) {
+                Waits.until("20 probe rows seen on the target", WAIT, () -> seen(probe, start) >= 20);
+                SqlSession.execute(target, "ALTER SUBSCRIPTION probe DISABLE");
+                held = System.nanoTime();
+                Waits.until(
+                        "15 probe rows committed while the subscriber is disabled",
+                        WAIT,
+                        () -> probe.samples(held, Long.MAX_VALUE, System.nanoTime())
+                                        .size()
+                                >= 15);
+                released = System.nanoTime();
+                SqlSession.execute(target, "ALTER SUBSCRIPTION probe ENABLE");
+                probe.stopWriting();
+                assertTrue(probe.awaitVisible(System.nanoTime(), WAIT), "every probe row reaches the target");
+
+                List<ProbeSample> flowing = probe.samples(start, held, System.nanoTime());
+                assertTrue(flowing.size() >= 20, "rows while the subscriber ran: " + flowing.size());
+                for (ProbeSample sample : flowing) {
+                    assertTrue(
+                            sample.seen() && sample.lagSeconds() > 0 && sample.lagSeconds() < 5,
+                            "a running subscriber's lag is short and not zero: " + sample);
+                }
+                // the apply worker stops a moment after DISABLE: the rows from half a second on were surely held
+                List<ProbeSample> heldBack = probe.samples(held, released, System.nanoTime()).stream()
+                        .filter(s -> s.committedAtSeconds() >= 0.5)
+                        .toList();
+                assertTrue(heldBack.size() >= 5, "rows committed while held: " + heldBack.size());
+                double heldSeconds = (released - held) / 1e9;
+                for (ProbeSample sample : heldBack) {
+                    assertTrue(
+                            sample.lagSeconds() >= heldSeconds - sample.committedAtSeconds(),
+                            "a row held back waited at least until the subscriber was enabled again (held "
+                                    + heldSeconds + " s): " + sample);
+                }
+            }
+        } finally {
+            SqlSession.execute(target, "DROP SUBSCRIPTION IF EXISTS probe");
+        }
+    }
+
+    private static long seen(LagProbe probe, long since) {
+        return probe.samples(since, Long.MAX_VALUE, System.nanoTime()).stream()
+                .filter(ProbeSample::seen)
+                .count();
+    }
+}

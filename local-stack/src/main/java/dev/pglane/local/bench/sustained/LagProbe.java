@@ -1,0 +1,185 @@
+package dev.pglane.local.bench.sustained;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Measures replication lag the same way for every system, by its own clock rather than any system's metric: a writer
+ * commits a row into {@link #TABLE} on the source every {@link #WRITE_INTERVAL} and notes the instant its commit
+ * returned; a poller asks the target every {@link #POLL_INTERVAL} for the rows it has not seen yet and notes the
+ * instant it asked. A row's lag is the second instant minus the first: commit on the source to visible on the target,
+ * over-stated by at most one poll interval (25 ms on average). Both instants come from this JVM's monotonic clock,
+ * so the servers' clocks play no part.
+ *
+ * <p>The table is replicated like any other: every system carries it beside the load.
+ */
+public final class LagProbe implements AutoCloseable {
+    public static final String TABLE = "lag_probe";
+    /** The probe's table, created alike on the source and on the target. */
+    public static final String CREATE_TABLE = "CREATE TABLE " + TABLE
+            + " (id bigint PRIMARY KEY, committed_at timestamptz NOT NULL DEFAULT clock_timestamp())";
+
+    static final Duration WRITE_INTERVAL = Duration.ofMillis(100);
+    static final Duration POLL_INTERVAL = Duration.ofMillis(50);
+    private static final Duration AWAIT_STEP = Duration.ofMillis(20);
+
+    private final Connection source;
+    private final Connection target;
+    /** id → System.nanoTime() when its commit returned */
+    private final ConcurrentSkipListMap<Long, Long> committed = new ConcurrentSkipListMap<>();
+    /** id → System.nanoTime() of the first poll that saw it */
+    private final Map<Long, Long> visible = new ConcurrentHashMap<>();
+
+    private final Thread writer;
+    private final Thread poller;
+    private volatile boolean stopped;
+    private volatile boolean writing = true;
+    private volatile Exception failure;
+
+    private LagProbe(Connection source, Connection target) {
+        this.source = source;
+        this.target = target;
+        this.writer = new Thread(this::write, "pglane-bench-probe-writer");
+        this.poller = new Thread(this::poll, "pglane-bench-probe-poller");
+        writer.setDaemon(true);
+        poller.setDaemon(true);
+    }
+
+    /**
+     * Starts writing on {@code source} and polling {@code target}, whose databases both hold an empty {@link #TABLE};
+     * the probe closes both connections.
+     */
+    public static LagProbe start(Connection source, Connection target) throws SQLException {
+        source.setAutoCommit(true);
+        target.setAutoCommit(true);
+        LagProbe probe = new LagProbe(source, target);
+        probe.poller.start();
+        probe.writer.start();
+        return probe;
+    }
+
+    private void write() {
+        long next = System.nanoTime();
+        long id = 0;
+        try (PreparedStatement insert = source.prepareStatement("INSERT INTO " + TABLE + " (id) VALUES (?)")) {
+            while (writing && !stopped) {
+                id++;
+                insert.setLong(1, id);
+                insert.executeUpdate();
+                committed.put(id, System.nanoTime());
+                next += WRITE_INTERVAL.toNanos();
+                // a late write (a busy source) is not made up for: the interval is a floor, never a burst
+                next = Math.max(next, System.nanoTime());
+                TimeUnit.NANOSECONDS.sleep(next - System.nanoTime());
+            }
+        } catch (SQLException e) {
+            failure = e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void poll() {
+        long seen = 0;
+        try (PreparedStatement query =
+                target.prepareStatement("SELECT id FROM " + TABLE + " WHERE id > ? ORDER BY id")) {
+            while (!stopped) {
+                long asked = System.nanoTime();
+                query.setLong(1, seen);
+                try (ResultSet rs = query.executeQuery()) {
+                    while (rs.next()) {
+                        seen = rs.getLong(1);
+                        visible.putIfAbsent(seen, asked);
+                    }
+                }
+                TimeUnit.NANOSECONDS.sleep(Math.max(0, asked + POLL_INTERVAL.toNanos() - System.nanoTime()));
+            }
+        } catch (SQLException e) {
+            failure = e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The probe rows committed in {@code [from, until)} (System.nanoTime() instants), their commit instants counted
+     * from {@code from}; a row not seen yet gets the time it has waited until {@code judgedAt} as its lag.
+     */
+    public List<ProbeSample> samples(long from, long until, long judgedAt) {
+        checkRunning();
+        List<ProbeSample> samples = new ArrayList<>();
+        for (Map.Entry<Long, Long> row : committed.entrySet()) {
+            long commit = row.getValue();
+            if (commit < from || commit >= until) {
+                continue;
+            }
+            Long seenAt = visible.get(row.getKey());
+            double at = (commit - from) / 1e9;
+            samples.add(
+                    seenAt == null
+                            ? new ProbeSample(at, Math.max(0, judgedAt - commit) / 1e9, false)
+                            : new ProbeSample(at, Math.max(0, seenAt - commit) / 1e9, true));
+        }
+        return samples;
+    }
+
+    /**
+     * Waits until every probe row committed before {@code until} is visible on the target; returns false if some
+     * still is not after {@code timeout}.
+     */
+    public boolean awaitVisible(long until, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!allVisible(until)) {
+            checkRunning();
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(AWAIT_STEP.toMillis());
+        }
+        return true;
+    }
+
+    private boolean allVisible(long until) {
+        return committed.entrySet().stream()
+                .filter(row -> row.getValue() < until)
+                .allMatch(row -> visible.containsKey(row.getKey()));
+    }
+
+    /** Stops the writer (the poller goes on): the rows written so far are the last whose lag is measured. */
+    public void stopWriting() throws InterruptedException {
+        writing = false;
+        writer.join(Duration.ofSeconds(10).toMillis());
+    }
+
+    /** Throws what stopped the writer or the poller, if anything did. */
+    public void checkRunning() {
+        if (failure != null) {
+            throw new IllegalStateException("the lag probe stopped: " + failure.getMessage(), failure);
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        stopped = true;
+        try {
+            writer.join(Duration.ofSeconds(10).toMillis());
+            poller.join(Duration.ofSeconds(10).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the connections are closed all the same
+        }
+        try {
+            source.close();
+        } finally {
+            target.close();
+        }
+    }
+}

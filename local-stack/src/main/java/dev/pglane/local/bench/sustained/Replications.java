@@ -1,0 +1,44 @@
+package dev.pglane.local.bench.sustained;
+
+import dev.pglane.local.bench.BenchFormat;
+import dev.pglane.local.stack.ConnectNode;
+import dev.pglane.local.stack.KafkaNode;
+import dev.pglane.local.stack.PostgresNode;
+import dev.pglane.local.stack.RegistryNode;
+import java.util.Map;
+
+/** Starts each system on the bench's servers, broker, worker and registry (the last three null when not needed). */
+final class Replications {
+    private final PostgresNode source;
+    private final PostgresNode target;
+    private final KafkaNode kafka;
+    private final ConnectNode connect;
+    private final RegistryNode registry;
+
+    Replications(
+            PostgresNode source, PostgresNode target, KafkaNode kafka, ConnectNode connect, RegistryNode registry) {
+        this.source = source;
+        this.target = target;
+        this.kafka = kafka;
+        this.connect = connect;
+        this.registry = registry;
+    }
+
+    /** {@code system} replicating the source into {@code database} of the target, once it returns. */
+    Replication start(SustainedSystem system, int run, String database) throws Exception {
+        String name = "sus_" + system.option().replace('-', '_') + "_" + run;
+        return switch (system) {
+            case PGLANE_JSON ->
+                PglaneReplication.start(
+                        source, target, connect.rest(), kafka.bootstrapServers(), Map.of(), Map.of(), name, database);
+            case PGLANE_AVRO -> {
+                Map<String, String> avro = BenchFormat.AVRO.settings(Map.of(), registry);
+                yield PglaneReplication.start(
+                        source, target, connect.rest(), kafka.bootstrapServers(), avro, avro, name, database);
+            }
+            case SUBSCRIBER -> SubscriberReplication.start(source, target, database);
+            case DEBEZIUM ->
+                DebeziumReplication.start(source, target, connect.rest(), kafka.bootstrapServers(), name, database);
+        };
+    }
+}
