@@ -212,8 +212,10 @@ final class Demo {
 
     private long runPgbench(PostgresNode source) {
         try {
-            return Pgbench.of(options.pgbench(), source)
-                    .runFor(CLIENTS, CLIENTS, options.duration(), options.pgbenchRate());
+            Pgbench pgbench = Pgbench.of(options.pgbench(), source);
+            return options.pgbenchRate() > 0
+                    ? pgbench.runAtRate(CLIENTS, CLIENTS, options.pgbenchRate(), options.duration())
+                    : pgbench.runFor(CLIENTS, CLIENTS, options.duration());
         } catch (Exception e) {
             throw new CompletionException(e);
         }

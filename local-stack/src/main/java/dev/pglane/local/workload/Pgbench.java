@@ -79,18 +79,9 @@ public final class Pgbench {
 
     /** {@code pgbench -n -c clients -j jobs -T seconds}; returns the transactions it reports processed. */
     public long runFor(int clients, int jobs, Duration duration) throws IOException, InterruptedException {
-        return runFor(clients, jobs, duration, 0);
-    }
-
-    /** As {@link #runFor(int, int, Duration)}, at {@code rate} transactions a second ({@code -R}); 0: unthrottled. */
-    public long runFor(int clients, int jobs, Duration duration, int rate) throws IOException, InterruptedException {
         long seconds = Math.max(1, duration.toSeconds());
-        List<String> args = new ArrayList<>(List.of(
-                "-n", "-c", Integer.toString(clients), "-j", Integer.toString(jobs), "-T", Long.toString(seconds)));
-        if (rate > 0) {
-            args.addAll(List.of("-R", Integer.toString(rate)));
-        }
-        return processed(run(args));
+        return processed(run(List.of(
+                "-n", "-c", Integer.toString(clients), "-j", Integer.toString(jobs), "-T", Long.toString(seconds))));
     }
 
     /**
