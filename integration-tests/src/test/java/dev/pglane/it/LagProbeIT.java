@@ -2,6 +2,7 @@ package dev.pglane.it;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.local.bench.Subscriptions;
 import dev.pglane.local.bench.sustained.LagProbe;
 import dev.pglane.local.bench.sustained.ProbeSample;
 import dev.pglane.local.stack.PostgresNode;
@@ -36,8 +37,7 @@ class LagProbeIT {
         SqlSession.execute(target, LagProbe.CREATE_TABLE);
         SqlSession.execute(
                 target,
-                "CREATE SUBSCRIPTION probe CONNECTION 'host=" + source.host() + " port=" + source.port() + " dbname="
-                        + source.database() + " user=" + source.user() + " password=" + source.password()
+                "CREATE SUBSCRIPTION probe CONNECTION '" + Subscriptions.connectionString(source)
                         + "' PUBLICATION probe WITH (copy_data = false)");
         try {
             long start = System.nanoTime();

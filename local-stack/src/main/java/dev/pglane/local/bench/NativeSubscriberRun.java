@@ -2,8 +2,6 @@ package dev.pglane.local.bench;
 
 import dev.pglane.local.stack.PostgresNode;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
@@ -45,37 +43,13 @@ final class NativeSubscriberRun {
                         run,
                         backlog,
                         () -> statement.execute("CREATE SUBSCRIPTION " + SUBSCRIPTION + " CONNECTION '"
-                                + connectionString() + "' PUBLICATION " + Backlog.PUBLICATION
+                                + Subscriptions.connectionString(source) + "' PUBLICATION " + Backlog.PUBLICATION
                                 + " WITH (create_slot = false, slot_name = '" + slot
                                 + "', copy_data = false, enabled = true)"),
-                        () -> checkNoApplyErrors(connection));
+                        () -> Subscriptions.checkNoApplyErrors(connection, SUBSCRIPTION, target));
             } finally {
                 // drops the slot on the source too
                 statement.execute("DROP SUBSCRIPTION IF EXISTS " + SUBSCRIPTION);
-            }
-        }
-    }
-
-    private String connectionString() {
-        return "host=" + source.host() + " port=" + source.port() + " dbname=" + source.database() + " user="
-                + source.user() + " password=" + source.password();
-    }
-
-    /**
-     * The apply worker retries a failed transaction forever, logging it; PostgreSQL 15 and later count the failures
-     * in {@code pg_stat_subscription_stats}, which turns a failing run into an error instead of a half-hour wait.
-     */
-    private void checkNoApplyErrors(Connection connection) throws SQLException {
-        if (connection.getMetaData().getDatabaseMajorVersion() < 15) {
-            return;
-        }
-        try (Statement statement = connection.createStatement();
-                ResultSet rs = statement.executeQuery("SELECT apply_error_count FROM pg_stat_subscription_stats"
-                        + " WHERE subname = '" + SUBSCRIPTION + "'")) {
-            if (rs.next() && rs.getLong(1) > 0) {
-                throw new IllegalStateException("PostgreSQL's apply worker failed " + rs.getLong(1)
-                        + " time(s); its error is in the target's log, "
-                        + target.dataDirectory().resolveSibling("postgres.log"));
             }
         }
     }

@@ -1,8 +1,8 @@
 package dev.pglane.local.bench.sustained;
 
+import dev.pglane.local.bench.Subscriptions;
 import dev.pglane.local.stack.PostgresNode;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -25,10 +25,8 @@ final class SubscriberReplication implements Replication {
     static SubscriberReplication start(PostgresNode source, PostgresNode target, String database) throws SQLException {
         Connection connection = target.open(database);
         try (Statement statement = connection.createStatement()) {
-            // CREATE SUBSCRIPTION takes no bind parameters; the connection string holds the stack's own settings
-            statement.execute("CREATE SUBSCRIPTION " + SUBSCRIPTION + " CONNECTION 'host=" + source.host() + " port="
-                    + source.port() + " dbname=" + source.database() + " user=" + source.user() + " password="
-                    + source.password() + "' PUBLICATION " + SustainedDatabase.PUBLICATION
+            statement.execute("CREATE SUBSCRIPTION " + SUBSCRIPTION + " CONNECTION '"
+                    + Subscriptions.connectionString(source) + "' PUBLICATION " + SustainedDatabase.PUBLICATION
                     + " WITH (copy_data = false)");
         } catch (SQLException e) {
             connection.close();
@@ -37,24 +35,10 @@ final class SubscriberReplication implements Replication {
         return new SubscriberReplication(target, connection);
     }
 
-    /**
-     * The apply worker retries a failed transaction for ever, logging it; PostgreSQL 15 and later count the failures
-     * in {@code pg_stat_subscription_stats}.
-     */
+    /** See {@link Subscriptions#checkNoApplyErrors}. */
     @Override
     public void checkHealthy() throws SQLException {
-        if (connection.getMetaData().getDatabaseMajorVersion() < 15) {
-            return;
-        }
-        try (Statement statement = connection.createStatement();
-                ResultSet rs = statement.executeQuery("SELECT apply_error_count FROM pg_stat_subscription_stats"
-                        + " WHERE subname = '" + SUBSCRIPTION + "'")) {
-            if (rs.next() && rs.getLong(1) > 0) {
-                throw new IllegalStateException("PostgreSQL's apply worker failed " + rs.getLong(1)
-                        + " time(s); its error is in the target's log, "
-                        + target.dataDirectory().resolveSibling("postgres.log"));
-            }
-        }
+        Subscriptions.checkNoApplyErrors(connection, SUBSCRIPTION, target);
     }
 
     @Override
