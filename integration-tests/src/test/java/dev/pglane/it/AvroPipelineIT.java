@@ -66,6 +66,10 @@ class AvroPipelineIT {
     static void startRegistry() throws Exception {
         registryDir = Files.createTempDirectory("pglane-registry-");
         registry = RegistryNode.start(registryDir);
+        // start() returns only once a registration and a lookup went through (the warm-up), not at health alone
+        HttpResponse<String> warmup = http(HttpRequest.newBuilder(URI.create(
+                registry.apicurioV2Url() + "/groups/" + RegistryNode.WARMUP_GROUP + "/artifacts/warmup/meta")));
+        assertEquals(200, warmup.statusCode(), warmup.body());
         HttpResponse<String> set = http(HttpRequest.newBuilder(URI.create(registry.ccompatUrl() + "/config"))
                 .header("Content-Type", "application/vnd.schemaregistry.v1+json")
                 .PUT(HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"BACKWARD\"}")));
