@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
@@ -38,6 +39,7 @@ public final class AvroWriter {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
     private final String registryUrl;
     private final Duration registryTimeout;
+    private final SchemaIds shared;
     private BinaryEncoder encoder;
 
     private record Registered(int id, ConnectAvroEncoder encoder) {}
@@ -45,16 +47,19 @@ public final class AvroWriter {
     /**
      * @param converter Apicurio's converter, configured with {@code settings}: it registers the schemas
      * @param settings the converter's settings, for the {@link AvroData} it derives Avro schemas with
+     * @param shared the ids registered by the other writers of the same kind (keys or values) and settings, which
+     *     this writer registers a schema for only when none of them has
      */
-    public AvroWriter(Converter converter, Map<String, String> settings) {
-        this(converter, settings, RegistryCall.TIMEOUT);
+    public AvroWriter(Converter converter, Map<String, String> settings, SchemaIds shared) {
+        this(converter, settings, shared, RegistryCall.TIMEOUT);
     }
 
     /** @param registryTimeout how long the converter may take to register a schema ({@link RegistryCall}) */
-    AvroWriter(Converter converter, Map<String, String> settings, Duration registryTimeout) {
+    AvroWriter(Converter converter, Map<String, String> settings, SchemaIds shared, Duration registryTimeout) {
         this.converter = converter;
         this.avroData = new AvroData(new AvroDataConfig(settings));
         this.registryUrl = settings.get(AvroPayload.URL_SETTING);
+        this.shared = shared;
         this.registryTimeout = registryTimeout;
     }
 
@@ -70,14 +75,13 @@ public final class AvroWriter {
         Registered known =
                 registered.computeIfAbsent(schema, s -> new HashMap<>()).get(topic);
         if (known == null) {
-            byte[] first = RegistryCall.within(
-                    registryTimeout,
-                    registryUrl,
-                    "the first record of schema " + schema.name() + " on topic " + topic,
-                    () -> converter.fromConnectData(topic, schema, connectData(value)));
-            int id = ByteBuffer.wrap(first, 1, 4).getInt();
-            registered.get(schema).put(topic, new Registered(id, encoder(schema)));
-            return first;
+            String what = "the first record of schema " + schema.name() + " on topic " + topic;
+            CompletableFuture<Integer> registering = shared.claim(schema, topic);
+            if (registering == null) {
+                return register(topic, schema, value, what);
+            }
+            known = new Registered(SchemaIds.await(registering, registryTimeout, registryUrl, what), encoder(schema));
+            registered.get(schema).put(topic, known);
         }
         out.reset();
         out.write(MAGIC);
@@ -94,6 +98,25 @@ public final class AvroWriter {
             throw new UncheckedIOException("cannot write Avro to memory", e);
         }
         return out.toByteArray();
+    }
+
+    /** Writes the first record of {@code schema} on {@code topic} through the converter, which registers it. */
+    private byte[] register(String topic, Schema schema, Object value, String what) {
+        byte[] first;
+        try {
+            first = RegistryCall.within(
+                    registryTimeout,
+                    registryUrl,
+                    what,
+                    () -> converter.fromConnectData(topic, schema, connectData(value)));
+        } catch (RuntimeException e) {
+            shared.failed(schema, topic, e);
+            throw e;
+        }
+        int id = ByteBuffer.wrap(first, 1, 4).getInt();
+        registered.get(schema).put(topic, new Registered(id, encoder(schema)));
+        shared.registered(schema, topic, id);
+        return first;
     }
 
     /**

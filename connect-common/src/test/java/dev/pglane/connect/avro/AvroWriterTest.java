@@ -15,7 +15,8 @@ class AvroWriterTest {
     void aRegistryThatNeverAnswersFailsASchemasFirstRecordAsRetriableInTime() throws Exception {
         try (SilentRegistry registry = new SilentRegistry()) {
             Map<String, String> settings = AvroPayload.settings(Map.of(AvroPayload.REGISTRY_URL, registry.url()));
-            AvroWriter writer = new AvroWriter(AvroPayload.converter(settings, true), settings, Duration.ofMillis(500));
+            AvroWriter writer = new AvroWriter(
+                    AvroPayload.converter(settings, true), settings, new SchemaIds(), Duration.ofMillis(500));
 
             RetriableException failure = assertTimeoutPreemptively(
                     Duration.ofSeconds(20),

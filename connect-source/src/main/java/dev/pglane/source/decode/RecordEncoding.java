@@ -2,6 +2,7 @@ package dev.pglane.source.decode;
 
 import dev.pglane.connect.avro.AvroPayload;
 import dev.pglane.connect.avro.AvroWriter;
+import dev.pglane.connect.avro.SchemaIds;
 import dev.pglane.connect.config.PayloadFormat;
 import dev.pglane.connect.json.PglaneJsonConverter;
 import dev.pglane.wire.StructBuilder;
@@ -56,7 +57,8 @@ public interface RecordEncoding {
     /**
      * Avro with Confluent's framing, as Apicurio's converter writes it through the schema registry ({@link
      * AvroWriter}: the converter registers each schema, the writer writes the records), passed through by {@code
-     * ByteArrayConverter}. Every lane has writers of its own, each with its own cache of registered schemas.
+     * ByteArrayConverter}. Every lane has writers of its own; they share the ids of the schemas registered
+     * ({@link SchemaIds}), so each schema is registered once, by the first lane that meets it.
      * A registry that cannot be reached, after a few attempts, ends the session as retriable: the task reconnects and
      * sends the unconfirmed transactions again.
      */
@@ -68,9 +70,12 @@ public interface RecordEncoding {
         private final ThreadLocal<AvroWriter> values;
 
         AvroBytes(Map<String, String> settings) {
-            this.keys = ThreadLocal.withInitial(() -> new AvroWriter(AvroPayload.converter(settings, true), settings));
-            this.values =
-                    ThreadLocal.withInitial(() -> new AvroWriter(AvroPayload.converter(settings, false), settings));
+            SchemaIds keyIds = new SchemaIds();
+            SchemaIds valueIds = new SchemaIds();
+            this.keys = ThreadLocal.withInitial(
+                    () -> new AvroWriter(AvroPayload.converter(settings, true), settings, keyIds));
+            this.values = ThreadLocal.withInitial(
+                    () -> new AvroWriter(AvroPayload.converter(settings, false), settings, valueIds));
         }
 
         /** The writer reads FieldValues, which spare the lanes Struct's checks of every value. */
