@@ -1,5 +1,6 @@
 package dev.pglane.it;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.local.bench.Subscriptions;
@@ -7,6 +8,7 @@ import dev.pglane.local.bench.sustained.LagProbe;
 import dev.pglane.local.bench.sustained.ProbeSample;
 import dev.pglane.local.stack.PostgresNode;
 import dev.pglane.local.stack.PostgresVersion;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -80,6 +82,61 @@ class LagProbeIT {
             }
         } finally {
             SqlSession.execute(target, "DROP SUBSCRIPTION IF EXISTS probe");
+        }
+    }
+
+    @Test
+    @DisplayName("a probe row with a companion row counts as visible only once the target shows both")
+    void aProbeRowWithACompanionIsVisibleOnlyOnceBothShow() throws Exception {
+        PostgresVersion version = PostgresVersion.fromProperty();
+        PostgresNode source = servers.of(version);
+        PostgresNode target = servers.targetOf(version);
+        String companionTable = "CREATE TABLE probe_companion (id bigint PRIMARY KEY)";
+        SqlSession.execute(
+                source,
+                "DROP TABLE IF EXISTS " + LagProbe.TABLE,
+                LagProbe.CREATE_TABLE,
+                companionTable,
+                "CREATE PUBLICATION companion FOR TABLE " + LagProbe.TABLE);
+        SqlSession.execute(target, "DROP TABLE IF EXISTS " + LagProbe.TABLE, LagProbe.CREATE_TABLE, companionTable);
+        SqlSession.execute(
+                target,
+                "CREATE SUBSCRIPTION companion CONNECTION '" + Subscriptions.connectionString(source)
+                        + "' PUBLICATION companion WITH (copy_data = false)");
+        LagProbe.Companion companion = new LagProbe.Companion(
+                "INSERT INTO probe_companion (id) VALUES (?)",
+                "SELECT id FROM probe_companion WHERE id > ? ORDER BY id");
+        try (LagProbe probe = LagProbe.start(source.open(), target.open(), companion)) {
+            Waits.until(
+                    "probe rows on the target while their companions are not replicated",
+                    WAIT,
+                    () -> rows(target, LagProbe.TABLE) >= 10);
+            probe.stopWriting();
+            long written = System.nanoTime();
+            assertFalse(
+                    probe.awaitVisible(written, Duration.ofSeconds(2)),
+                    "a probe row whose companion row the target lacks is not visible");
+
+            SqlSession.execute(source, "ALTER PUBLICATION companion ADD TABLE probe_companion");
+            SqlSession.execute(target, "ALTER SUBSCRIPTION companion REFRESH PUBLICATION WITH (copy_data = true)");
+            assertTrue(probe.awaitVisible(written, WAIT), "visible once the companion rows arrived");
+            List<ProbeSample> samples = probe.samples(0, written, System.nanoTime());
+            assertTrue(samples.size() >= 10 && samples.stream().allMatch(ProbeSample::seen), "samples: " + samples);
+        } finally {
+            SqlSession.execute(target, "DROP SUBSCRIPTION IF EXISTS companion");
+            SqlSession.execute(
+                    target, "DROP TABLE IF EXISTS probe_companion", "DROP TABLE IF EXISTS " + LagProbe.TABLE);
+            SqlSession.execute(
+                    source,
+                    "DROP PUBLICATION IF EXISTS companion",
+                    "DROP TABLE IF EXISTS probe_companion",
+                    "DROP TABLE IF EXISTS " + LagProbe.TABLE);
+        }
+    }
+
+    private static long rows(PostgresNode node, String table) throws SQLException {
+        try (SqlSession session = SqlSession.open(node)) {
+            return ((Number) session.queryValue("SELECT count(*) FROM " + table)).longValue();
         }
     }
 

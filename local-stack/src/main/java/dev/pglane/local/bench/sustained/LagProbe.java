@@ -20,7 +20,11 @@ import java.util.concurrent.TimeUnit;
  * over-stated by at most one poll interval (25 ms on average). Both instants come from this JVM's monotonic clock,
  * so the servers' clocks play no part.
  *
- * <p>The table is replicated like any other: every system carries it beside the load.
+ * <p>The table is replicated like any other: every system carries it beside the load. A system that applies each
+ * table on its own (Debezium's JDBC sink reads each table's topic apart) can show the probe's table current while a
+ * busier table lags behind, so the probe may also write a row into such a table in the same transaction ({@link
+ * Companion}): a probe row is then visible once it shows in both. For a system that commits in the source's order the
+ * two show at once.
  */
 public final class LagProbe implements AutoCloseable {
     public static final String TABLE = "lag_probe";
@@ -32,8 +36,19 @@ public final class LagProbe implements AutoCloseable {
     static final Duration POLL_INTERVAL = Duration.ofMillis(50);
     private static final Duration AWAIT_STEP = Duration.ofMillis(20);
 
+    /**
+     * A second table the probe's transaction writes to, and how the target shows its rows.
+     *
+     * @param insert inserts the row of probe row {@code ?} (a bigint parameter)
+     * @param seenSince the probe ids of the table's rows above {@code ?}, in order: what the target shows
+     */
+    public record Companion(String insert, String seenSince) {}
+
     private final Connection source;
     private final Connection target;
+    private final Companion companion;
+    /** id → System.nanoTime() of the first poll that saw it in the companion table */
+    private final Map<Long, Long> companionVisible = new ConcurrentHashMap<>();
     /** id → System.nanoTime() when its commit returned */
     private final ConcurrentSkipListMap<Long, Long> committed = new ConcurrentSkipListMap<>();
     /** id → System.nanoTime() of the first poll that saw it */
@@ -45,9 +60,10 @@ public final class LagProbe implements AutoCloseable {
     private volatile boolean writing = true;
     private volatile Exception failure;
 
-    private LagProbe(Connection source, Connection target) {
+    private LagProbe(Connection source, Connection target, Companion companion) {
         this.source = source;
         this.target = target;
+        this.companion = companion;
         this.writer = new Thread(this::write, "pglane-bench-probe-writer");
         this.poller = new Thread(this::poll, "pglane-bench-probe-poller");
         writer.setDaemon(true);
@@ -59,9 +75,14 @@ public final class LagProbe implements AutoCloseable {
      * the probe closes both connections.
      */
     public static LagProbe start(Connection source, Connection target) throws SQLException {
-        source.setAutoCommit(true);
+        return start(source, target, null);
+    }
+
+    /** As {@link #start(Connection, Connection)}, each probe row also written to {@code companion}'s table. */
+    public static LagProbe start(Connection source, Connection target, Companion companion) throws SQLException {
+        source.setAutoCommit(companion == null);
         target.setAutoCommit(true);
-        LagProbe probe = new LagProbe(source, target);
+        LagProbe probe = new LagProbe(source, target, companion);
         probe.poller.start();
         probe.writer.start();
         return probe;
@@ -70,11 +91,17 @@ public final class LagProbe implements AutoCloseable {
     private void write() {
         long next = System.nanoTime();
         long id = 0;
-        try (PreparedStatement insert = source.prepareStatement("INSERT INTO " + TABLE + " (id) VALUES (?)")) {
+        try (PreparedStatement insert = source.prepareStatement("INSERT INTO " + TABLE + " (id) VALUES (?)");
+                PreparedStatement also = companion == null ? null : source.prepareStatement(companion.insert())) {
             while (writing && !stopped) {
                 id++;
                 insert.setLong(1, id);
                 insert.executeUpdate();
+                if (also != null) {
+                    also.setLong(1, id);
+                    also.executeUpdate();
+                    source.commit();
+                }
                 committed.put(id, System.nanoTime());
                 next += WRITE_INTERVAL.toNanos();
                 // a late write (a busy source) is not made up for: the interval is a floor, never a burst
@@ -90,16 +117,16 @@ public final class LagProbe implements AutoCloseable {
 
     private void poll() {
         long seen = 0;
+        long companionSeen = 0;
         try (PreparedStatement query =
-                target.prepareStatement("SELECT id FROM " + TABLE + " WHERE id > ? ORDER BY id")) {
+                        target.prepareStatement("SELECT id FROM " + TABLE + " WHERE id > ? ORDER BY id");
+                PreparedStatement companionQuery =
+                        companion == null ? null : target.prepareStatement(companion.seenSince())) {
             while (!stopped) {
                 long asked = System.nanoTime();
-                query.setLong(1, seen);
-                try (ResultSet rs = query.executeQuery()) {
-                    while (rs.next()) {
-                        seen = rs.getLong(1);
-                        visible.putIfAbsent(seen, asked);
-                    }
+                seen = seenSince(query, seen, asked, visible);
+                if (companionQuery != null) {
+                    companionSeen = seenSince(companionQuery, companionSeen, asked, companionVisible);
                 }
                 TimeUnit.NANOSECONDS.sleep(Math.max(0, asked + POLL_INTERVAL.toNanos() - System.nanoTime()));
             }
@@ -108,6 +135,29 @@ public final class LagProbe implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Notes when the ids above {@code seen} that {@code query} finds were first seen; returns the highest. */
+    private static long seenSince(PreparedStatement query, long seen, long asked, Map<Long, Long> visible)
+            throws SQLException {
+        query.setLong(1, seen);
+        try (ResultSet rs = query.executeQuery()) {
+            while (rs.next()) {
+                seen = rs.getLong(1);
+                visible.putIfAbsent(seen, asked);
+            }
+        }
+        return seen;
+    }
+
+    /** When probe row {@code id} showed in every table it was written to; null while it has not. */
+    private Long seenAt(long id) {
+        Long inProbe = visible.get(id);
+        if (companion == null || inProbe == null) {
+            return inProbe;
+        }
+        Long inCompanion = companionVisible.get(id);
+        return inCompanion == null ? null : Math.max(inProbe, inCompanion);
     }
 
     /**
@@ -122,7 +172,7 @@ public final class LagProbe implements AutoCloseable {
             if (commit < from || commit >= until) {
                 continue;
             }
-            Long seenAt = visible.get(row.getKey());
+            Long seenAt = seenAt(row.getKey());
             double at = (commit - from) / 1e9;
             samples.add(
                     seenAt == null
@@ -151,7 +201,7 @@ public final class LagProbe implements AutoCloseable {
     private boolean allVisible(long until) {
         return committed.entrySet().stream()
                 .filter(row -> row.getValue() < until)
-                .allMatch(row -> visible.containsKey(row.getKey()));
+                .allMatch(row -> seenAt(row.getKey()) != null);
     }
 
     /** Stops the writer (the poller goes on): the rows written so far are the last whose lag is measured. */

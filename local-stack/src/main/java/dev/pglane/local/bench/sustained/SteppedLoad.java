@@ -51,7 +51,8 @@ final class SteppedLoad {
         String targetDatabase = "sustained_" + system.option().replace('-', '_') + "_" + run;
         database.createTarget(targetDatabase);
         try (Replication replication = replications.start(system, run, targetDatabase);
-                LagProbe probe = LagProbe.start(source.open(), target.open(targetDatabase))) {
+                LagProbe probe =
+                        LagProbe.start(source.open(), target.open(targetDatabase), SustainedDatabase.HISTORY_PROBE)) {
             warmUp(system, replication, probe);
             StepPolicy.Climb climb = StepPolicy.climb(options.rates(), rate -> {
                 StepResult step = step(system, run, rate, replication, probe);

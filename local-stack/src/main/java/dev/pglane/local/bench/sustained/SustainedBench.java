@@ -101,18 +101,20 @@ public final class SustainedBench {
                         + " broker, the worker and this benchmark. Load: pgbench's TPC-B (-s %d -c %d -j %d, --rate"
                         + " steps %s tx/s of %d s each after a %d s warm-up; pgbench_history given a bigserial key so"
                         + " that every system can key it), %d run(s)%s. Lag: a probe row committed on the source every"
-                        + " %d ms, timed by the benchmark's clock from its commit's return until a poll of the target"
-                        + " (every %d ms) sees it; the same probe for every system. Systems: %s. pglane: source and"
+                        + " %d ms, in the same transaction as a marked row of pgbench_history (the table the load adds"
+                        + " most rows to), timed by the benchmark's clock from its commit's return until a poll of the"
+                        + " target (every %d ms) sees both; the same probe for every system. Systems: %s. pglane:"
+                        + " source and"
                         + " sink from config-examples/ as shipped (Avro: in the connectors' own threads through"
                         + " Apicurio Registry); the subscriber: CREATE SUBSCRIPTION ... WITH (copy_data = false),"
                         + " other options at their defaults; Debezium: the PostgreSQL connector %s (pgoutput,"
                         + " snapshot.mode no_data) and the JDBC sink %s (insert.mode upsert, delete.enabled true,"
                         + " primary.key.mode record_key), Kafka's JsonConverter with schemas between them, both in"
                         + " the worker with their defaults otherwise. pglane and the subscriber apply in commit order,"
-                        + " so a visible probe row means every earlier transaction is applied; Debezium's sink applies"
-                        + " each table's topic on its own, so its probe lag is the probe table's and the load's tables"
-                        + " can be further behind (the checks say how long after the probe's last row each target"
-                        + " equalled the source).",
+                        + " so a visible probe means every earlier transaction is applied; Debezium's sink applies each"
+                        + " table's topic on its own, so its probe lag is the later of the probe table's and"
+                        + " pgbench_history's, and the load's other tables can be further behind (the checks say how"
+                        + " long after the probe's last row each target equalled the source).",
                 source.serverVersion(),
                 BenchServers.TUNING,
                 Runtime.getRuntime().availableProcessors(),

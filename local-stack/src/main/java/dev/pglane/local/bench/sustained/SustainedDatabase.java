@@ -15,14 +15,25 @@ import java.sql.Statement;
  * template for each run's fresh target database, on the target.
  *
  * <p>pgbench_history gets a {@code bigserial} key on both sides: Debezium's JDBC sink upserts by the record's key
- * ({@code primary.key.mode=record_key}) and a keyless table has none. Every system replicates the same shape.
+ * ({@code primary.key.mode=record_key}) and a keyless table has none. It also takes a probe row with every probe
+ * row ({@link #HISTORY_PROBE}), marked by a negative {@code aid} and found by a partial index. Every system
+ * replicates the same shape.
  */
 final class SustainedDatabase {
     static final String PUBLICATION = "bench";
     private static final String TEMPLATE = "sustained_initial";
-    private static final String[] SHAPE = {
-        "ALTER TABLE pgbench_history ADD COLUMN hid bigserial PRIMARY KEY", LagProbe.CREATE_TABLE
-    };
+    /**
+     * The probe's row in pgbench_history, the table the load adds most rows to: a system that applies each table on
+     * its own shows a probe row only once this table has caught up to it too.
+     */
+    static final LagProbe.Companion HISTORY_PROBE = new LagProbe.Companion(
+            "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (0, 0, -?::bigint, 0, now())",
+            "SELECT -aid FROM pgbench_history WHERE aid < 0 AND aid < -?::bigint ORDER BY aid DESC");
+
+    private static final String HISTORY_SHAPE = "ALTER TABLE pgbench_history ADD COLUMN hid bigserial PRIMARY KEY";
+    private static final String HISTORY_PROBE_INDEX =
+            "CREATE INDEX pgbench_history_probe ON pgbench_history (aid) WHERE aid < 0";
+    private static final String[] SHAPE = {HISTORY_SHAPE, HISTORY_PROBE_INDEX, LagProbe.CREATE_TABLE};
 
     private final PostgresNode source;
     private final PostgresNode target;
@@ -58,7 +69,13 @@ final class SustainedDatabase {
      */
     void reset() throws SQLException, IOException, InterruptedException {
         Pgbench.of(pgbench, source).init(scale);
-        execute(source, source.database(), SHAPE[0], "TRUNCATE " + LagProbe.TABLE, "CHECKPOINT");
+        execute(
+                source,
+                source.database(),
+                HISTORY_SHAPE,
+                HISTORY_PROBE_INDEX,
+                "TRUNCATE " + LagProbe.TABLE,
+                "CHECKPOINT");
     }
 
     /** A fresh copy of the template on the target, for one run. */
