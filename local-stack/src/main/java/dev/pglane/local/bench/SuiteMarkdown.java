@@ -50,7 +50,7 @@ final class SuiteMarkdown {
         StringBuilder md = new StringBuilder("# pglane benchmark suite\n\n")
                 .append(environment)
                 .append("\n\n");
-        md.append("## Targets of issues #6 and #14, measured side by side in this run\n\n")
+        md.append("## Targets of issues #6, #14 and #36, measured side by side in this run\n\n")
                 .append("| backlog | target | measured: median (min..max) over the runs | met |\n")
                 .append("|---|---|---|---|\n");
         targetRows().forEach(md::append);

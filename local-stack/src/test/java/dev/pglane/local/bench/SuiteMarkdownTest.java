@@ -92,6 +92,7 @@ class SuiteMarkdownTest {
                         + " | 4.00× (4.00..4.00) | yes |"),
                 md);
         assertTrue(md.contains("## Sink stage behind latency, independent backlog"), md);
+        assertTrue(md.contains("## Targets of issues #6, #14 and #36, measured side by side in this run"), md);
     }
 
     private static CatchUpMeasurement independentRun(int workers, double seconds) {
