@@ -13,8 +13,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * WAL for the readers to catch up on: logical slots at the same position, then a pgbench or bulk workload written
- * after them, then a one-row fence transaction that marks the end.
+ * WAL for the readers to catch up on: logical slots at the same position, then a pgbench (TPC-B or {@code -N}) or bulk
+ * workload written after them, then a one-row fence transaction that marks the end.
  *
  * <p>Every slot after the first is a copy of it ({@code pg_copy_logical_replication_slot}), so all readers decode
  * exactly the same changes.
@@ -54,6 +54,8 @@ final class Backlog {
     private final PostgresNode server;
     private final BacklogShape shape;
     private final Pgbench pgbench;
+    /** The scale of pgbench's tables on the source now, as {@link #prepare} or {@link #reset} left them. */
+    private int scale;
 
     Backlog(PostgresNode server, BacklogShape shape) {
         this.server = server;
@@ -61,9 +63,13 @@ final class Backlog {
         this.pgbench = Pgbench.of(shape.pgbench(), server);
     }
 
-    /** Tables, the publication and the bulk procedure; pgbench's tables at the configured scale. */
-    void prepare() throws SQLException, IOException, InterruptedException {
-        createTables(server, server.database());
+    /**
+     * Tables, the publication and the bulk procedure; pgbench's tables at {@code first}'s scale: the backlog to write
+     * first.
+     */
+    void prepare(Workload first) throws SQLException, IOException, InterruptedException {
+        createTables(server, server.database(), first);
+        scale = shape.scale(first);
         execute(
                 "CREATE PUBLICATION " + PUBLICATION + " FOR ALL TABLES",
                 "CREATE PROCEDURE bulk_fill(total integer) LANGUAGE plpgsql AS $$"
@@ -75,12 +81,13 @@ final class Backlog {
     }
 
     /**
-     * The tables of a backlog with the rows they have before it (pgbench's at the configured scale, the others
-     * empty) in {@code database} of {@code target}: a copy of the source's state at the slots' position, onto which a
-     * subscriber applies the backlog.
+     * The tables of {@code workload}'s backlog with the rows they have before it (pgbench's at the workload's scale,
+     * the others empty) in {@code database} of {@code target}: a copy of the source's state at the slots' position,
+     * onto which a subscriber applies the backlog.
      */
-    void createTables(PostgresNode target, String database) throws SQLException, IOException, InterruptedException {
-        Pgbench.of(shape.pgbench(), target).inDatabase(database).init(shape.scale());
+    void createTables(PostgresNode target, String database, Workload workload)
+            throws SQLException, IOException, InterruptedException {
+        Pgbench.of(shape.pgbench(), target).inDatabase(database).init(shape.scale(workload));
         try (Connection connection = target.open(database);
                 Statement statement = connection.createStatement()) {
             for (String sql : TABLES) {
@@ -89,8 +96,15 @@ final class Backlog {
         }
     }
 
-    /** Creates the slots, all at one position, then writes the workload and the fence. */
+    /**
+     * Creates the slots, all at one position, then writes the workload and the fence. pgbench's tables must be at the
+     * workload's scale ({@link #reset} to it first).
+     */
     Info create(Workload workload, String... slots) throws SQLException, IOException, InterruptedException {
+        if (workload.isPgbench() && shape.scale(workload) != scale) {
+            throw new IllegalStateException("the " + workload.label() + " backlog needs pgbench's tables at scale "
+                    + shape.scale(workload) + ", the source has them at " + scale + ": reset to it first");
+        }
         Lsn start = Lsn.parse(
                 query("SELECT lsn::text FROM pg_create_logical_replication_slot('" + slots[0] + "', 'pgoutput')"));
         for (int i = 1; i < slots.length; i++) {
@@ -99,16 +113,15 @@ final class Backlog {
         }
         long begin = System.nanoTime();
         long transactions;
-        long changes;
-        if (workload == Workload.PGBENCH) {
-            transactions = pgbench.runTransactions(shape.clients(), shape.jobs(), shape.transactionsPerClient());
-            changes = 4 * transactions; // TPC-B: three updates and one insert
+        if (workload.isPgbench()) {
+            transactions =
+                    pgbench(workload).runTransactions(shape.clients(), shape.jobs(), shape.transactionsPerClient());
         } else {
             long rows = shape.bulkRows() / 1000 * 1000L;
             execute("CALL bulk_fill(" + rows + ")");
             transactions = rows / 1000;
-            changes = rows;
         }
+        long changes = workload.changes(transactions);
         double seconds = (System.nanoTime() - begin) / 1e9;
         Fence fence = writeFence();
         Lsn end = Lsn.parse(query("SELECT pg_current_wal_lsn()::text"));
@@ -120,7 +133,10 @@ final class Backlog {
         query("SELECT lsn::text FROM pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
     }
 
-    /** pgbench's TPC-B load for {@code duration}, with the backlog's clients and jobs; returns its transactions. */
+    /**
+     * pgbench's TPC-B load for {@code duration}, with the backlog's clients and jobs, at the scale of the last
+     * {@link #reset}; returns its transactions.
+     */
     long load(Duration duration) throws IOException, InterruptedException {
         return pgbench.runFor(shape.clients(), shape.jobs(), duration);
     }
@@ -193,13 +209,23 @@ final class Backlog {
     }
 
     /**
-     * Brings the source back to the state {@link #prepare} left (pgbench's tables initialised again, the other
-     * tables empty with their sequences restarted), so that a second backlog starts where a target copy of that
+     * Brings the source to the state before {@code next}'s backlog (pgbench's tables initialised again at its scale,
+     * the other tables empty with their sequences restarted), so that the backlog starts where a target copy of that
      * state does. Only while no slot exists: the reset is not meant to be replicated.
      */
-    void reset() throws SQLException, IOException, InterruptedException {
-        pgbench.init(shape.scale());
+    void reset(Workload next) throws SQLException, IOException, InterruptedException {
+        pgbench.init(shape.scale(next));
+        scale = shape.scale(next);
         execute("TRUNCATE bulk_rows, fence RESTART IDENTITY", "CHECKPOINT");
+    }
+
+    /** Whether the source's pgbench tables must be initialised again (and a target copy made again) for {@code next}. */
+    boolean scaleChanges(Workload next) {
+        return shape.scale(next) != scale;
+    }
+
+    private Pgbench pgbench(Workload workload) {
+        return workload == Workload.INDEPENDENT ? pgbench.withoutBranchAndTellerUpdates() : pgbench;
     }
 
     private void execute(String... statements) throws SQLException {

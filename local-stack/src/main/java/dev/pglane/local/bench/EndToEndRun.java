@@ -52,7 +52,7 @@ final class EndToEndRun {
     }
 
     EndToEndMeasurement measure(Duration load, int workers, int run) throws Exception {
-        backlog.reset();
+        backlog.reset(Workload.PGBENCH);
         String database = "e2e_run" + run;
         String slot = PREFIX + "_" + run;
         String sinkName = PREFIX + "_sink_" + run;

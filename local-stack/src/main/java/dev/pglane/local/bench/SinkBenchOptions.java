@@ -3,6 +3,7 @@ package dev.pglane.local.bench;
 import dev.pglane.local.stack.PostgresVersion;
 import dev.pglane.local.stack.RegistryNode;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,16 +11,20 @@ import java.util.Set;
 /**
  * The command line of {@link SinkCatchUpBench}.
  *
+ * @param workload the backlog: pgbench's TPC-B (the default), the independent one (pgbench -N) or bulk
  * @param workers the {@code apply.workers} values to measure pglane's sink with; empty skips pglane
  * @param nativeSubscriber whether to measure PostgreSQL's own subscriber
  * @param sourceSettings changes to the example source config for the source stage
  * @param sinkSettings changes to the example sink config
  * @param avro whether the source writes and the sink reads Avro, in their own threads, through a schema registry
  *     the benchmark starts ({@code --format avro}); JSON otherwise
+ * @param targetDelay how long a proxy in front of the target holds each chunk each way for pglane's sink
+ *     ({@link DelayedTarget}), or null for none
  */
 public record SinkBenchOptions(
         PostgresVersion version,
         int runs,
+        Workload workload,
         List<Integer> workers,
         BacklogShape backlog,
         Path outDir,
@@ -27,7 +32,8 @@ public record SinkBenchOptions(
         boolean nativeSubscriber,
         Map<String, String> sourceSettings,
         Map<String, String> sinkSettings,
-        boolean avro) {
+        boolean avro,
+        Duration targetDelay) {
 
     static final String USAGE = String.join(
             "\n",
@@ -37,8 +43,16 @@ public record SinkBenchOptions(
             "  --workers LIST           apply.workers values of pglane's sink, comma-separated (default 1,2,4,8);",
             "                           an empty list (--workers '') measures PostgreSQL's subscriber only",
             "  --no-native              leave out PostgreSQL's own subscriber",
+            "  --workload W             the backlog: pgbench (TPC-B, the default), independent (pgbench -N: one",
+            "                           account update and one keyless history insert, transactions that rarely",
+            "                           depend on each other) or bulk",
+            "  --latency-us N           pglane's sink reaches the target through a proxy that holds each chunk",
+            "                           N µs each way (a cross-zone target: 500); PostgreSQL's subscriber applies",
+            "                           inside the target and is not delayed (default: no proxy)",
             "  --transactions N         pgbench transactions in the backlog, over all clients (default 40000)",
-            "  --scale N                pgbench -i -s (default 10)",
+            "  --scale N                pgbench -i -s (default 10; 50 with --workload independent, whose initial",
+            "                           rows are written on both servers first, about a minute on 2 cores)",
+            "  --bulk-rows N            rows of the bulk backlog, in 1,000-row transactions (default 500000)",
             "  --clients N              pgbench -c (default 8)",
             "  --jobs N                 pgbench -j (default 2)",
             "  --out DIR                where report.json and sink-report.md go (default target/bench)",
@@ -55,23 +69,34 @@ public record SinkBenchOptions(
                 BenchArgs.parse(args, USAGE, Set.of("--no-native"), Set.of("--source-setting", "--sink-setting"));
         int clients = words.positive("--clients", 8);
         int transactions = words.positive("--transactions", 40_000);
+        List<Workload> workloads = Workload.fromOption(words.text("--workload", "pgbench"));
+        if (workloads.size() != 1) {
+            throw new IllegalArgumentException("bench-sink measures one --workload at a time: " + workloads);
+        }
+        Workload workload = workloads.get(0);
+        int scale = words.positive("--scale", workload == Workload.INDEPENDENT ? BacklogShape.INDEPENDENT_SCALE : 10);
         SinkBenchOptions options = new SinkBenchOptions(
                 PostgresVersion.parse(words.text("--pg-version", "17")),
                 words.positive("--runs", 3),
+                workload,
                 words.positives("--workers", "1,2,4,8"),
                 new BacklogShape(
-                        words.positive("--scale", 10),
+                        scale,
+                        scale,
                         clients,
                         words.positive("--jobs", 2),
                         (transactions + clients - 1) / clients,
-                        0,
+                        words.positive("--bulk-rows", 500_000),
                         words.path("--pgbench", "/usr/bin/pgbench")),
                 words.path("--out", "target/bench"),
                 words.path("--plugin-path", "local-stack/target/plugin-path"),
                 !words.flag("--no-native"),
                 words.settings("--source-setting"),
                 words.settings("--sink-setting"),
-                BenchFormat.one(words.text("--format", "json")) == BenchFormat.AVRO);
+                BenchFormat.one(words.text("--format", "json")) == BenchFormat.AVRO,
+                words.text("--latency-us", null) == null
+                        ? null
+                        : Duration.ofNanos(1000L * words.positive("--latency-us", 0)));
         if (options.workers().isEmpty() && !options.nativeSubscriber()) {
             throw new IllegalArgumentException("nothing to measure: --workers is empty and --no-native is set");
         }
@@ -83,6 +108,7 @@ public record SinkBenchOptions(
         return new SinkBenchOptions(
                 version,
                 runs,
+                workload,
                 workers,
                 backlog,
                 outDir,
@@ -90,7 +116,8 @@ public record SinkBenchOptions(
                 nativeSubscriber,
                 BenchFormat.AVRO.settings(sourceSettings, registry),
                 BenchFormat.AVRO.settings(sinkSettings, registry),
-                true);
+                true,
+                targetDelay);
     }
 
     /** Whether pglane is measured: the source stage, the broker and the worker are needed only then. */

@@ -12,9 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How fast the pglane sink catches up on a pgbench backlog already in Kafka, with 1, 2, 4, 8 apply workers, next to
- * PostgreSQL's own subscriber applying the same backlog into an identical target: {@code ./pglane-local bench-sink
- * [options]} (see {@link SinkBenchOptions#USAGE}).
+ * How fast the pglane sink catches up on a backlog already in Kafka (pgbench's TPC-B by default, or the independent
+ * pgbench -N one), with 1, 2, 4, 8 apply workers, next to PostgreSQL's own subscriber applying the same backlog into an
+ * identical target: {@code ./pglane-local bench-sink [options]} (see {@link SinkBenchOptions#USAGE}). With
+ * {@code --latency-us} the sink reaches the target through a {@link DelayedTarget}.
  *
  * <p>A source and a target server tuned alike, a broker and a worker in this JVM. The source gets pgbench's tables;
  * the target a template database with the same rows. Then, at one WAL position, one slot for pglane's source
@@ -33,10 +34,18 @@ public final class SinkCatchUpBench {
     private final TargetDatabases targets;
     private final NativeSubscriberRun nativeRun;
     private final SinkConnectorRun sinkRun;
+    private final DelayedTarget delayed;
 
+    /** @param delayed the proxy that pglane's sink reaches the target through, or null when it connects directly */
     private SinkCatchUpBench(
-            SinkBenchOptions options, PostgresNode source, PostgresNode target, KafkaNode kafka, ConnectNode connect) {
+            SinkBenchOptions options,
+            PostgresNode source,
+            PostgresNode target,
+            KafkaNode kafka,
+            ConnectNode connect,
+            DelayedTarget delayed) {
         this.options = options;
+        this.delayed = delayed;
         this.source = source;
         this.targets = new TargetDatabases(source, target);
         this.nativeRun = options.nativeSubscriber() ? new NativeSubscriberRun(source, target) : null;
@@ -48,7 +57,7 @@ public final class SinkCatchUpBench {
                         connect.rest(),
                         kafka.bootstrapServers(),
                         SOURCE_CONNECTOR,
-                        options.sinkSettings());
+                        delayed == null ? options.sinkSettings() : delayed.sinkSettings(options.sinkSettings()));
     }
 
     public static void main(String[] args) {
@@ -68,9 +77,12 @@ public final class SinkCatchUpBench {
                 ConnectNode connect =
                         asked.pglane() ? ConnectNode.start(kafka.bootstrapServers(), asked.pluginPath()) : null;
                 RegistryNode registry =
-                        asked.pglane() && asked.avro() ? RegistryNode.start(workDir.resolve("registry")) : null) {
+                        asked.pglane() && asked.avro() ? RegistryNode.start(workDir.resolve("registry")) : null;
+                DelayedTarget delayed = asked.pglane() && asked.targetDelay() != null
+                        ? DelayedTarget.start(target, asked.targetDelay())
+                        : null) {
             SinkBenchOptions options = registry == null ? asked : asked.withAvroThrough(registry);
-            SinkCatchUpBench bench = new SinkCatchUpBench(options, source, target, kafka, connect);
+            SinkCatchUpBench bench = new SinkCatchUpBench(options, source, target, kafka, connect, delayed);
             SinkReport report = bench.measure(
                     kafka == null
                             ? null
@@ -83,8 +95,13 @@ public final class SinkCatchUpBench {
 
     private SinkReport measure(ConnectorRun sourceStage) throws Exception {
         Backlog backlog = new Backlog(source, options.backlog());
-        backlog.prepare();
-        targets.createTemplate(backlog);
+        long begin = System.nanoTime();
+        backlog.prepare(options.workload());
+        targets.createTemplate(backlog, options.workload());
+        log.info(
+                "set-up: {}'s initial rows on the source and in the target's template, compared, in {} s",
+                options.workload().label(),
+                format("%.1f", (System.nanoTime() - begin) / 1e9));
         List<String> slots = new ArrayList<>();
         if (sourceStage != null) {
             slots.add(PGLANE_SLOT);
@@ -92,7 +109,7 @@ public final class SinkCatchUpBench {
         for (int run = 1; nativeRun != null && run <= options.runs(); run++) {
             slots.add(nativeSlot(run));
         }
-        Backlog.Info info = backlog.create(Workload.PGBENCH, slots.toArray(String[]::new));
+        Backlog.Info info = backlog.create(options.workload(), slots.toArray(String[]::new));
         log.info(
                 "backlog: {} transactions, {} changes, {} MB of WAL, written in {} s",
                 info.transactions(),
@@ -107,7 +124,8 @@ public final class SinkCatchUpBench {
                     format("%.2f", inKafka.seconds()),
                     Math.round(inKafka.transactionsPerSecond()));
         }
-        SinkReport report = new SinkReport(environment(), info, inKafka);
+        SinkReport report =
+                new SinkReport(delayed == null ? "sink" : DelayedTarget.STAGE, environment(), info, inKafka);
         new SinkStage(options.runs(), options.workers(), targets, nativeRun, sinkRun, "bench_sink_")
                 .measure(report, info, SinkCatchUpBench::nativeSlot);
         return report;
@@ -123,18 +141,19 @@ public final class SinkCatchUpBench {
                         + " worker and this benchmark. Backlog: %s. pglane: the"
                         + " source from config-examples/source-json.json, the sink from config-examples/sink-json.json"
                         + " (%s; settings changed: source %s, sink %s), broker and worker in"
-                        + " the benchmark's JVM. PostgreSQL's subscriber: %s.",
+                        + " the benchmark's JVM. PostgreSQL's subscriber: %s.%s",
                 source.serverVersion(),
                 BenchServers.TUNING,
                 Runtime.getRuntime().availableProcessors(),
-                options.backlog().pgbenchCommand(),
+                options.backlog().describe(options.workload()),
                 options.avro()
                         ? "Avro written by the source's decoder lanes and read by the sink's decode threads, through"
                                 + " Apicurio Registry"
                         : "pglane's JSON converter, JsonConverter's format with schemas",
                 options.sourceSettings().isEmpty() ? "none" : options.sourceSettings(),
                 options.sinkSettings().isEmpty() ? "none" : options.sinkSettings(),
-                NativeSubscriberRun.describe());
+                NativeSubscriberRun.describe(),
+                delayed == null ? "" : " " + delayed.describe());
     }
 
     private static String format(String pattern, Object... values) {

@@ -121,6 +121,41 @@ final class SinkReport {
     /** A configuration and its rate over PostgreSQL's subscriber's. */
     record BestRatio(String configuration, Spread ratio) {}
 
+    /** pglane's rate with {@code workers} apply workers over its rate with {@code fewer}, the next smaller count. */
+    record StepUp(int fewer, int workers, Spread ratio) {
+        String describe() {
+            return fewer + " → " + workers + " workers " + BenchReport.ratio(ratio);
+        }
+    }
+
+    /**
+     * Each measured worker count against the next smaller one (in the same runs), by rising worker count: where more
+     * workers would be slower, a ratio below 1.
+     */
+    List<StepUp> stepUps() {
+        List<Integer> counts = runs.stream()
+                .filter(m -> !m.configuration().isNative())
+                .map(CatchUpMeasurement::workers)
+                .distinct()
+                .sorted()
+                .toList();
+        List<StepUp> steps = new ArrayList<>();
+        for (int i = 1; i < counts.size(); i++) {
+            Spread ratio = workerScaling(counts.get(i), counts.get(i - 1));
+            if (ratio != null) {
+                steps.add(new StepUp(counts.get(i - 1), counts.get(i), ratio));
+            }
+        }
+        return steps;
+    }
+
+    /** The step up in workers with the lowest median ratio: issue #36's "more workers never slower"; null if none. */
+    StepUp slowestStepUp() {
+        return stepUps().stream()
+                .min((a, b) -> Double.compare(a.ratio().median(), b.ratio().median()))
+                .orElse(null);
+    }
+
     String markdown() {
         return "# pglane sink catch-up\n\n" + environment + "\n\n" + body();
     }
@@ -130,8 +165,8 @@ final class SinkReport {
         StringBuilder md = new StringBuilder(backlogLine()).append("\n\n");
         md.append("| configuration | runs | median s | s to first commit | tx/s | tx/s min..max | changes/s"
                 + " | vs PostgreSQL subscriber | target PG CPU s | source PG CPU s | Connect JVM CPU s"
-                + " | CPU s per 1,000 tx |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | CPU s per 1,000 tx | vs 1 worker |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         AsciiBars chart = new AsciiBars();
         byConfiguration().forEach((configuration, measured) -> {
             Spread rate = spread(measured, CatchUpMeasurement::transactionsPerSecond);
@@ -162,9 +197,13 @@ final class SinkReport {
                             : format(
                                     "%.2f",
                                     spread(measured, m -> m.connectCpu()).median()),
-                    format("%.2f", spread(measured, SinkReport::cpuPerThousand).median())));
+                    format("%.2f", spread(measured, SinkReport::cpuPerThousand).median()),
+                    measured.get(0).configuration().isNative()
+                            ? "-"
+                            : BenchReport.ratio(workerScaling(measured.get(0).workers(), 1))));
         });
         md.append("\nMedian transactions/s:\n\n```\n").append(chart.render()).append("```\n");
+        appendStepUps(md);
         appendBreakdown(md);
         appendCeilings(md);
         appendFailures(md);
@@ -173,10 +212,10 @@ final class SinkReport {
 
     private String backlogLine() {
         StringBuilder line = new StringBuilder(format(
-                "Backlog: %,d %s transactions (%,d row changes, %.0f MB of WAL), applied onto a fresh copy of"
+                "Backlog: %,d %s (%,d row changes, %.0f MB of WAL), applied onto a fresh copy of"
                         + " the source's initial state in every run; each run's target was compared with the source"
                         + " (a run that differs is a failure, not a figure). CPU per 1,000 tx adds all parts.",
-                backlog.transactions(), backlog.workload().label(), backlog.changes(), backlog.walBytes() / 1e6));
+                backlog.transactions(), backlog.workload().description(), backlog.changes(), backlog.walBytes() / 1e6));
         if (sourceStage != null) {
             line.append(format(
                     " pglane's figures leave out the source stage, which put the backlog into Kafka once before the"
@@ -296,6 +335,16 @@ final class SinkReport {
                             backlog.transactions()));
         });
         return costs;
+    }
+
+    private void appendStepUps(StringBuilder md) {
+        List<StepUp> steps = stepUps();
+        if (steps.isEmpty()) {
+            return;
+        }
+        md.append("\nEach worker count against the next smaller, rate ratio in the same runs: ")
+                .append(String.join("; ", steps.stream().map(StepUp::describe).toList()))
+                .append(".\n");
     }
 
     private void appendFailures(StringBuilder md) {

@@ -41,9 +41,12 @@ public final class SourceThroughputBench {
                         ? RegistryNode.start(workDir.resolve("registry"))
                         : null) {
             Backlog backlog = new Backlog(server, options.backlog());
-            backlog.prepare();
+            backlog.prepare(options.workloads().get(0));
             BenchReport report = new BenchReport(environment(options, server));
             for (Workload workload : options.workloads()) {
+                if (backlog.scaleChanges(workload)) {
+                    backlog.reset(workload); // the independent backlog's pgbench tables are larger
+                }
                 SourceStage stage = stage(options, server, kafka, connect, registry, workload);
                 for (int run = 1; run <= options.runs(); run++) {
                     String[] slots = stage.slots(run).toArray(String[]::new);
@@ -107,8 +110,7 @@ public final class SourceThroughputBench {
     private static String environment(BenchOptions o, PostgresNode server) {
         return String.format(
                 Locale.ROOT,
-                "PostgreSQL %s (%s); %d cores;"
-                        + " pgbench -i -s %d, then -c %d -j %d -t %d per run; bulk %d rows in 1,000-row transactions;"
+                "PostgreSQL %s (%s); %d cores; per run: %s;"
                         + " connector: config-examples/source-json.json (pglane's JSON converter, schemas on), or with"
                         + " --format avro Avro written in its decoder lanes through Apicurio Registry; Kafka and Connect"
                         + " in the benchmark's JVM (its CPU counts the broker too); each run on a fresh backlog"
@@ -117,11 +119,8 @@ public final class SourceThroughputBench {
                 server.serverVersion(),
                 BenchServers.TUNING,
                 Runtime.getRuntime().availableProcessors(),
-                o.backlog().scale(),
-                o.backlog().clients(),
-                o.backlog().jobs(),
-                o.backlog().transactionsPerClient(),
-                o.backlog().bulkRows(),
+                String.join(
+                        "; ", o.workloads().stream().map(o.backlog()::describe).toList()),
                 o.connectorSettings().isEmpty() ? "none" : o.connectorSettings());
     }
 }

@@ -4,7 +4,6 @@ import dev.pglane.local.bench.html.HtmlReport;
 import dev.pglane.local.bench.snapshot.SnapshotConnectors;
 import dev.pglane.local.bench.snapshot.SnapshotReport;
 import dev.pglane.local.bench.snapshot.SnapshotStage;
-import dev.pglane.local.fault.TcpProxy;
 import dev.pglane.local.stack.ConnectNode;
 import dev.pglane.local.stack.KafkaNode;
 import dev.pglane.local.stack.PostgresNode;
@@ -25,13 +24,15 @@ import org.slf4j.LoggerFactory;
  * The whole benchmark suite of issue #6 in one run: {@code ./pglane-local bench [options]} (see
  * {@link SuiteOptions#USAGE}).
  *
- * <p>A source and a target server tuned alike, a broker and a worker in this JVM. Per backlog (pgbench, then bulk):
+ * <p>A source and a target server tuned alike, a broker and a worker in this JVM. Per backlog (by default pgbench, then
+ * bulk; {@code --workload} adds the independent one):
  * every slot of every run and system is created at one WAL position, then the backlog and its fence are written
  * once. The source stage lets each reader catch up from its own slot, run after run ({@link SourceStage}); pglane's
  * first run into Kafka leaves its topics for the sink stage, which applies them onto fresh copies of the target's
- * template beside PostgreSQL's subscriber ({@link SinkStage}), then, on pgbench's backlog, once more onto a target
- * behind a delaying proxy with 1 and 8 workers (the latency stage). Before the second backlog the source is reset to
- * the template's state. Then the end-to-end stage: pgbench's load through the whole pipeline ({@link EndToEndRun}).
+ * template beside PostgreSQL's subscriber ({@link SinkStage}), then, on pgbench's and the independent backlog, once
+ * more onto a target behind a delaying proxy with 1 and 8 workers (the latency stage, {@link DelayedTarget}). Before
+ * each later backlog the source is reset to the template's state (both made again when the backlog's pgbench scale
+ * differs: the independent backlog's is 50). Then the end-to-end stage: pgbench's load through the whole pipeline ({@link EndToEndRun}).
  * Last, the snapshot stage, on a database of its own on the source, so that it changes nothing the other stages read
  * ({@link SnapshotStage}).
  * Writes {@code report.json} (every run of every stage), {@code report.md} and, drawn from the JSON,
@@ -40,7 +41,6 @@ import org.slf4j.LoggerFactory;
 public final class SuiteBench {
     private static final Logger log = LoggerFactory.getLogger(SuiteBench.class);
     static final String MARKDOWN = "report.md";
-    static final String LATENCY_STAGE = "sink_latency";
     static final List<Integer> LATENCY_WORKERS = List.of(1, 8);
 
     private final SuiteOptions options;
@@ -97,15 +97,16 @@ public final class SuiteBench {
 
     private boolean measure() throws Exception {
         Backlog backlog = new Backlog(source, options.backlog());
-        backlog.prepare();
+        Workload first = options.workloads().get(0);
+        backlog.prepare(first);
         TargetDatabases targets = new TargetDatabases(source, target);
-        targets.createTemplate(backlog);
+        targets.createTemplate(backlog, first);
         String environment = environment();
         BenchReport sourceReport = new BenchReport(environment);
         List<SinkReport> sinkReports = new ArrayList<>();
         for (Workload workload : options.workloads()) {
-            if (workload != options.workloads().get(0)) {
-                backlog.reset();
+            if (workload != first) {
+                switchTo(workload, backlog, targets);
             }
             sinkReports.addAll(measure(workload, backlog, targets, sourceReport, environment));
         }
@@ -128,6 +129,18 @@ public final class SuiteBench {
         return sinkReports.stream().noneMatch(SinkReport::hasFailures)
                 && (endToEnd == null || !endToEnd.hasFailures())
                 && (snapshot == null || !snapshot.hasFailures());
+    }
+
+    /**
+     * Brings the source to {@code next}'s initial state and, when that has pgbench's tables at another scale than the
+     * last backlog's (the independent backlog's is larger), the target's template too.
+     */
+    private static void switchTo(Workload next, Backlog backlog, TargetDatabases targets) throws Exception {
+        boolean newScale = backlog.scaleChanges(next);
+        backlog.reset(next);
+        if (newScale) {
+            targets.replaceTemplate(backlog, next);
+        }
     }
 
     /** The snapshot stage; its failed or wrong runs are recorded in its report, not measured. */
@@ -153,8 +166,14 @@ public final class SuiteBench {
                 .measure(environment);
     }
 
-    /** The end-to-end stage, run after run; a failed or wrong run is recorded, not measured. */
-    private EndToEndReport endToEnd(Backlog backlog, TargetDatabases targets) {
+    /**
+     * The end-to-end stage, run after run, on pgbench's tables at the TPC-B backlog's scale; a failed or wrong run is
+     * recorded, not measured.
+     */
+    private EndToEndReport endToEnd(Backlog backlog, TargetDatabases targets) throws Exception {
+        if (backlog.scaleChanges(Workload.PGBENCH)) {
+            switchTo(Workload.PGBENCH, backlog, targets); // after the independent backlog's larger tables
+        }
         List<EndToEndMeasurement> runs = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         for (BenchFormat format : options.formats()) {
@@ -210,8 +229,8 @@ public final class SuiteBench {
     }
 
     /**
-     * Both stages on one backlog of {@code workload} (and the latency stage on pgbench's); adds the source runs to
-     * {@code sourceReport} and returns the sink stages' reports.
+     * Both stages on one backlog of {@code workload} (and the latency stage on pgbench's and the independent one's);
+     * adds the source runs to {@code sourceReport} and returns the sink stages' reports.
      */
     private List<SinkReport> measure(
             Workload workload, Backlog backlog, TargetDatabases targets, BenchReport sourceReport, String environment)
@@ -250,9 +269,9 @@ public final class SuiteBench {
             reports.add(report);
             first = first == null ? report : first;
         }
-        if (options.targetDelay() != null && workload == Workload.PGBENCH) {
+        if (options.targetDelay() != null && workload.isPgbench()) {
             for (BenchFormat format : options.formats()) {
-                reports.add(latencyStage(format, info, targets, inKafka.get(format), environment));
+                reports.add(latencyStage(workload, format, info, targets, inKafka.get(format), environment));
             }
         }
         for (BenchFormat format : options.formats()) {
@@ -310,39 +329,37 @@ public final class SuiteBench {
     }
 
     /**
-     * pglane's sink with 1 and 8 workers onto a target it reaches through a {@link TcpProxy} that holds every chunk
-     * for the configured delay each way: how far parallel apply hides a target's round-trip time.
+     * pglane's sink with 1 and 8 workers onto a target it reaches through a {@link DelayedTarget}: how far parallel
+     * apply hides a target's round-trip time.
      */
     private SinkReport latencyStage(
-            BenchFormat format, Backlog.Info info, TargetDatabases targets, Measurement inKafka, String environment)
+            Workload workload,
+            BenchFormat format,
+            Backlog.Info info,
+            TargetDatabases targets,
+            Measurement inKafka,
+            String environment)
             throws Exception {
-        long micros = options.targetDelay().toNanos() / 1000;
-        SinkReport report = new SinkReport(
-                stageName(LATENCY_STAGE, format),
-                environment + " Target behind a proxy holding each chunk " + micros + " µs each way.",
-                info,
-                inKafka);
-        try (TcpProxy proxy = TcpProxy.start(target.host(), target.port(), options.targetDelay())) {
-            Map<String, String> settings = new LinkedHashMap<>(sinkSettings(format));
-            settings.put("database.host", proxy.host());
-            settings.put("database.port", Integer.toString(proxy.port()));
+        try (DelayedTarget delayed = DelayedTarget.start(target, options.targetDelay())) {
+            SinkReport report = new SinkReport(
+                    stageName(DelayedTarget.STAGE, format), environment + " " + delayed.describe(), info, inKafka);
             SinkConnectorRun sinkRun = new SinkConnectorRun(
                     source,
                     target,
                     connect.rest(),
                     kafka.bootstrapServers(),
-                    topicPrefix(Workload.PGBENCH, format, 1),
-                    settings);
+                    topicPrefix(workload, format, 1),
+                    delayed.sinkSettings(sinkSettings(format)));
             new SinkStage(
                             options.runs(),
                             LATENCY_WORKERS,
                             targets,
                             null,
                             sinkRun,
-                            "bench_latency_" + format.option() + "_")
+                            "bench_latency_" + workload.label() + "_" + format.option() + "_")
                     .measure(report, info, SuiteBench::nativeSlot);
+            return report;
         }
-        return report;
     }
 
     /** A stage's name in the reports: JSON's is the plain name, another format's has the format appended. */
@@ -394,8 +411,7 @@ public final class SuiteBench {
                 Locale.ROOT,
                 "PostgreSQL %s, source and target servers alike (%s); %d cores, shared by the servers, the broker, the"
                         + " worker, the engine JVM and this benchmark. Backlogs, each written once behind every"
-                        + " slot of every run: %s; bulk %d rows in 1,000-row"
-                        + " transactions. pglane into Kafka: config-examples/source-json.json (pglane JSON converter,"
+                        + " slot of every run: %s. pglane into Kafka: config-examples/source-json.json (pglane JSON converter,"
                         + " schemas on; settings changed: %s), broker and worker in the benchmark's JVM. Engine runs:"
                         + " Debezium's engine (\"connect\" format, no converter) with a consumer that only counts, in"
                         + " a JVM of its own. pglane's sink: config-examples/sink-json.json (settings changed: %s)."
@@ -403,8 +419,11 @@ public final class SuiteBench {
                 source.serverVersion(),
                 BenchServers.TUNING,
                 Runtime.getRuntime().availableProcessors(),
-                options.backlog().pgbenchCommand(),
-                options.backlog().bulkRows(),
+                String.join(
+                        "; ",
+                        options.workloads().stream()
+                                .map(options.backlog()::describe)
+                                .toList()),
                 describe(options.sourceSettings()),
                 describe(options.sinkSettings()),
                 NativeSubscriberRun.describe(),

@@ -44,18 +44,27 @@ public final class TargetDatabases {
     }
 
     /**
-     * Creates the template with {@link Backlog#createTables} and checks that it equals the source, which must still
-     * be at its initial state (no backlog written yet): pgbench's initial rows depend only on the scale, and this
-     * check makes sure of it.
+     * Creates the template for {@code workload}'s backlog with {@link Backlog#createTables} and checks that it equals
+     * the source, which must be at that backlog's initial state (no backlog written yet): pgbench's initial rows depend
+     * only on the scale, and this check makes sure of it.
      */
-    void createTemplate(Backlog backlog) throws SQLException, IOException, InterruptedException {
+    void createTemplate(Backlog backlog, Workload workload) throws SQLException, IOException, InterruptedException {
         execute("CREATE DATABASE " + template);
-        backlog.createTables(target, template);
+        backlog.createTables(target, template, workload);
         ComparisonReport report = compare(template);
         if (!report.isEqual()) {
             throw new IllegalStateException(
                     "the target's initial state differs from the source's:\n" + report.summary());
         }
+    }
+
+    /**
+     * Drops the template and creates it again for {@code workload}, whose pgbench tables have another scale than the
+     * last backlog's; the source must have been {@link Backlog#reset} to it.
+     */
+    void replaceTemplate(Backlog backlog, Workload workload) throws SQLException, IOException, InterruptedException {
+        drop(template);
+        createTemplate(backlog, workload);
     }
 
     /** A new database holding the initial state; {@link #drop} removes it. */

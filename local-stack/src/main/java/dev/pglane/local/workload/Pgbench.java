@@ -25,27 +25,42 @@ public final class Pgbench {
     private final PostgresNode server;
     private final String database;
     private final String schema;
+    /** What every transaction-running call adds to pgbench's options, e.g. {@code -N}; not {@link #init}. */
+    private final List<String> transactionOptions;
 
-    private Pgbench(Path executable, PostgresNode server, String database, String schema) {
+    private Pgbench(
+            Path executable, PostgresNode server, String database, String schema, List<String> transactionOptions) {
         this.executable = executable;
         this.server = server;
         this.database = database;
         this.schema = schema;
+        this.transactionOptions = transactionOptions;
     }
 
     /** pgbench at {@code executable} against {@code server}'s database, its tables in the default schema. */
     public static Pgbench of(Path executable, PostgresNode server) {
-        return new Pgbench(executable, server, server.database(), null);
+        return new Pgbench(executable, server, server.database(), null, List.of());
     }
 
     /** The same pgbench with its tables in {@code schema} (which must exist): it runs with that search_path. */
     public Pgbench inSchema(String schema) {
-        return new Pgbench(executable, server, database, schema);
+        return new Pgbench(executable, server, database, schema, transactionOptions);
     }
 
     /** The same pgbench on another database of the server. */
     public Pgbench inDatabase(String otherDatabase) {
-        return new Pgbench(executable, server, otherDatabase, schema);
+        return new Pgbench(executable, server, otherDatabase, schema, transactionOptions);
+    }
+
+    /**
+     * The same pgbench running its built-in {@code simple-update} script ({@code -N}) instead of TPC-B: one
+     * pgbench_accounts update, one select and one pgbench_history insert a transaction, without the branch and teller
+     * updates that make every TPC-B transaction depend on an earlier one.
+     */
+    public Pgbench withoutBranchAndTellerUpdates() {
+        List<String> options = new ArrayList<>(transactionOptions);
+        options.add("-N");
+        return new Pgbench(executable, server, database, schema, List.copyOf(options));
     }
 
     public static boolean isInstalled(Path executable) {
@@ -67,21 +82,21 @@ public final class Pgbench {
 
     /** {@code pgbench -n -c clients -j jobs -t perClient}; returns the transactions it reports processed. */
     public long runTransactions(int clients, int jobs, int perClient) throws IOException, InterruptedException {
-        return processed(run(List.of(
+        return processed(run(transaction(List.of(
                 "-n",
                 "-c",
                 Integer.toString(clients),
                 "-j",
                 Integer.toString(jobs),
                 "-t",
-                Integer.toString(perClient))));
+                Integer.toString(perClient)))));
     }
 
     /** {@code pgbench -n -c clients -j jobs -T seconds}; returns the transactions it reports processed. */
     public long runFor(int clients, int jobs, Duration duration) throws IOException, InterruptedException {
         long seconds = Math.max(1, duration.toSeconds());
-        return processed(run(List.of(
-                "-n", "-c", Integer.toString(clients), "-j", Integer.toString(jobs), "-T", Long.toString(seconds))));
+        return processed(run(transaction(List.of(
+                "-n", "-c", Integer.toString(clients), "-j", Integer.toString(jobs), "-T", Long.toString(seconds)))));
     }
 
     /**
@@ -90,7 +105,7 @@ public final class Pgbench {
      */
     public long runAtRate(int clients, int jobs, int rate, Duration duration) throws IOException, InterruptedException {
         long seconds = Math.max(1, duration.toSeconds());
-        return processed(run(List.of(
+        return processed(run(transaction(List.of(
                 "-n",
                 "-c",
                 Integer.toString(clients),
@@ -99,7 +114,7 @@ public final class Pgbench {
                 "-R",
                 Integer.toString(rate),
                 "-T",
-                Long.toString(seconds))));
+                Long.toString(seconds)))));
     }
 
     /**
@@ -118,7 +133,14 @@ public final class Pgbench {
                 Integer.toString(rate),
                 "-T",
                 Long.toString(Duration.ofDays(1).toSeconds()));
-        return builder(args).redirectOutput(log.toFile()).start();
+        return builder(transaction(args)).redirectOutput(log.toFile()).start();
+    }
+
+    /** A transaction-running call's options with {@link #transactionOptions} before them. */
+    private List<String> transaction(List<String> pgbenchArgs) {
+        List<String> args = new ArrayList<>(transactionOptions);
+        args.addAll(pgbenchArgs);
+        return args;
     }
 
     private static long processed(String output) {

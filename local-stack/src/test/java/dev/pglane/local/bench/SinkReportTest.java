@@ -1,5 +1,8 @@
 package dev.pglane.local.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.wire.Lsn;
@@ -58,6 +61,43 @@ class SinkReportTest {
                 md.indexOf("PostgreSQL subscriber |") < md.indexOf("pglane, 1 worker |")
                         && md.indexOf("pglane, 1 worker |") < md.indexOf("pglane, 2 workers |"),
                 "the subscriber first, then pglane by worker count:\n" + md);
+    }
+
+    @Test
+    void eachWorkerCountIsSetAgainstOneWorkerAndAgainstTheNextSmallerCount() {
+        SinkReport report = new SinkReport("env", BACKLOG, null);
+        // 1 worker: 250 tx/s twice; 2 workers: 500 and 400; 4 workers: 400 twice
+        for (int run = 1; run <= 2; run++) {
+            report.add(run("pglane", 1, run, 4.0));
+            report.add(run("pglane", 2, run, run == 1 ? 2.0 : 2.5));
+            report.add(run("pglane", 4, run, 2.5));
+        }
+
+        String md = report.markdown();
+
+        assertTrue(md.contains(" | vs 1 worker |\n"), md);
+        assertTrue(md.contains("| 1.00× (1.00..1.00) |\n"), "1 worker against itself:\n" + md);
+        assertTrue(md.contains("| 1.80× (1.60..2.00) |\n"), "2 workers: 500 / 250 and 400 / 250:\n" + md);
+        assertTrue(md.contains("| 1.60× (1.60..1.60) |\n"), "4 workers: 400 / 250:\n" + md);
+        assertTrue(
+                md.contains("Each worker count against the next smaller, rate ratio in the same runs:"
+                        + " 1 → 2 workers 1.80× (1.60..2.00); 2 → 4 workers 0.90× (0.80..1.00)."),
+                md);
+        SinkReport.StepUp slowest = report.slowestStepUp();
+        assertEquals(2, slowest.fewer());
+        assertEquals(4, slowest.workers());
+        assertEquals(0.9, slowest.ratio().median(), 1e-9, "4 workers slower than 2: the step that misses #36");
+    }
+
+    @Test
+    void withoutASecondWorkerCountThereIsNoStepUp() {
+        SinkReport report = new SinkReport("env", BACKLOG, null);
+        report.add(run("pg_native", 1, 1, 1.0));
+        report.add(run("pglane", 8, 1, 2.0));
+
+        assertNull(report.slowestStepUp());
+        assertTrue(report.markdown().contains("| - |\n"), "no 1-worker run to compare 8 workers with");
+        assertFalse(report.markdown().contains("Each worker count against"));
     }
 
     @Test

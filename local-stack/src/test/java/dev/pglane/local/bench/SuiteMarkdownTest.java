@@ -59,4 +59,44 @@ class SuiteMarkdownTest {
                         + " (pglane, 2 workers) | no |"),
                 md);
     }
+
+    @Test
+    void theTargetsTableJudgesMoreWorkersNeverSlowerAndEightWorkersBehindLatencyOnTheIndependentBacklog() {
+        Backlog.Info independent = new Backlog.Info(
+                Workload.INDEPENDENT,
+                1000,
+                2000,
+                Lsn.parse("0/1000000"),
+                Lsn.parse("0/2000000"),
+                7,
+                Lsn.parse("0/1FFFF00"),
+                1);
+        // without latency: 1 worker 1.0 s, 2 workers 0.8 s, 4 workers 0.9 s (slower than 2)
+        SinkReport sink = new SinkReport("env", independent, null);
+        sink.add(independentRun(1, 1.0));
+        sink.add(independentRun(2, 0.8));
+        sink.add(independentRun(4, 0.9));
+        // behind latency: 1 worker 4.0 s, 8 workers 1.0 s
+        SinkReport latency = new SinkReport(DelayedTarget.STAGE, "env", independent, null);
+        latency.add(independentRun(1, 4.0));
+        latency.add(independentRun(8, 1.0));
+
+        String md = new SuiteMarkdown("env", new BenchReport("env"), List.of(sink, latency), null, null).render();
+
+        assertTrue(
+                md.contains("| independent | sink catch-up: more workers never slower, the lowest step (2 → 4 workers)"
+                        + " ≥ 1.0× (tx/s, #36) | 0.89× (0.89..0.89) | no |"),
+                md);
+        assertTrue(
+                md.contains("| independent | sink behind a target with latency: 8 workers ≥ 3× 1 worker (tx/s)"
+                        + " | 4.00× (4.00..4.00) | yes |"),
+                md);
+        assertTrue(md.contains("## Sink stage behind latency, independent backlog"), md);
+        assertTrue(md.contains("## Targets of issues #6, #14 and #36, measured side by side in this run"), md);
+    }
+
+    private static CatchUpMeasurement independentRun(int workers, double seconds) {
+        return new CatchUpMeasurement(
+                "pglane", workers, 1, seconds, 0.1, 1000, 2000, 0.0, 0.3, 1.0, Map.of(ThreadCpu.pglane("worker"), 0.1));
+    }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.pglane.local.bench.snapshot.SnapshotOptions;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -22,10 +23,30 @@ class SuiteOptionsTest {
         assertEquals(List.of(Workload.PGBENCH, Workload.BULK), options.workloads());
         assertEquals(30_000, options.backlog().transactionsPerClient(), "240,000 over 8 clients");
         assertEquals(10, options.backlog().scale());
+        assertEquals(50, options.backlog().scale(Workload.INDEPENDENT));
+        assertEquals(10, options.backlog().scale(Workload.BULK), "the bulk backlog sits beside pgbench's tables");
         assertEquals(2_000_000, options.backlog().bulkRows());
         assertEquals(List.of(1, 2, 4, 8), options.workers());
         assertEquals(Path.of("local-stack/target/engine-classpath.txt"), options.engineClasspath());
         assertEquals(new SnapshotOptions(100, 1_000_000, List.of(1, 2, 4), 500), options.snapshot(), "issue #14's");
+    }
+
+    @Test
+    void theIndependentWorkloadJoinsTheOthersByNameOrInAListWithItsOwnScale() {
+        assertEquals(
+                List.of(Workload.INDEPENDENT),
+                SuiteOptions.parse(new String[] {"--workload", "independent"}).workloads());
+        SuiteOptions options = SuiteOptions.parse(
+                new String[] {"--workload", "pgbench, independent", "--independent-scale", "60", "--latency-us", "500"
+                });
+
+        assertEquals(List.of(Workload.PGBENCH, Workload.INDEPENDENT), options.workloads());
+        assertEquals(10, options.backlog().scale(Workload.PGBENCH));
+        assertEquals(60, options.backlog().scale(Workload.INDEPENDENT));
+        assertEquals(Duration.ofNanos(500_000), options.targetDelay());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> SuiteOptions.parse(new String[] {"--workload", "pgbench,pgbench"}));
     }
 
     @Test
@@ -73,7 +94,7 @@ class SuiteOptionsTest {
                 List.copyOf(
                         SuiteOptions.parse(new String[] {"--format", "both"}).formats()));
         assertThrows(IllegalArgumentException.class, () -> SuiteOptions.parse(new String[] {"--format", "xml"}));
-        assertEquals("sink_latency_avro", SuiteBench.stageName(SuiteBench.LATENCY_STAGE, BenchFormat.AVRO));
+        assertEquals("sink_latency_avro", SuiteBench.stageName(DelayedTarget.STAGE, BenchFormat.AVRO));
         assertEquals("sink", SuiteBench.stageName("sink", BenchFormat.JSON));
     }
 

@@ -27,6 +27,7 @@ public final class HtmlReport {
     /** In the order the page shows them; a backlog this version does not know comes after them, under its key. */
     private static final List<Backlog> BACKLOGS = List.of(
             new Backlog(Workload.PGBENCH.label(), "pgbench backlog (TPC-B transactions)"),
+            new Backlog(Workload.INDEPENDENT.label(), "independent backlog (pgbench -N transactions)"),
             new Backlog(Workload.BULK.label(), "bulk backlog (1,000-row transactions)"),
             new Backlog(SuiteReport.END_TO_END_BACKLOG, "End to end: pgbench's load through the whole pipeline"),
             new Backlog(SnapshotReport.STAGE, "Snapshot: the initial load of existing rows"));
