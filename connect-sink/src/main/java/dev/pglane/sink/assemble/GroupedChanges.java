@@ -9,8 +9,15 @@ import java.util.NoSuchElementException;
 final class GroupedChanges implements TransactionChanges {
     private final List<TransactionChanges> members;
 
+    private final long sizeBytes;
+
     GroupedChanges(List<TransactionChanges> members) {
         this.members = List.copyOf(members);
+        long size = 0;
+        for (TransactionChanges member : members) {
+            size += member.sizeBytes();
+        }
+        this.sizeBytes = size;
     }
 
     @Override
@@ -39,12 +46,17 @@ final class GroupedChanges implements TransactionChanges {
 
     @Override
     public long count() {
-        return members.stream().mapToLong(TransactionChanges::count).sum();
+        long count = 0;
+        for (TransactionChanges member : members) {
+            count += member.count();
+        }
+        return count;
     }
 
+    /** Summed once: the task asks on every release and every commit, and a member's size never changes. */
     @Override
     public long sizeBytes() {
-        return members.stream().mapToLong(TransactionChanges::sizeBytes).sum();
+        return sizeBytes;
     }
 
     @Override

@@ -15,9 +15,11 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 
@@ -50,6 +52,12 @@ public final class TransactionAssembler implements AutoCloseable {
     private final AssemblerListener listener;
     private final EnvelopeSchemas envelopes = new EnvelopeSchemas();
     private final Map<CopyKey, HeldCopy> held = new HashMap<>();
+    /**
+     * How many held copies each generation has, kept with {@link #held}: {@link #newestGeneration} is asked on every
+     * put while the partitions are skewed, with thousands of copies held.
+     */
+    private final NavigableMap<Long, Integer> heldGenerations = new TreeMap<>();
+
     private final ArrayDeque<CopyKey> endOrder = new ArrayDeque<>();
     private final FinishedCopies finished = new FinishedCopies(FinishedCopies.DEFAULT_CAPACITY);
     private final PoisonCredits poison = new PoisonCredits();
@@ -272,6 +280,7 @@ public final class TransactionAssembler implements AutoCloseable {
     public void close() {
         held.values().forEach(HeldCopy::discard);
         held.clear();
+        heldGenerations.clear();
         endOrder.clear();
         bufferedBytes = 0;
     }
@@ -297,11 +306,7 @@ public final class TransactionAssembler implements AutoCloseable {
      * maximum kept over time: a record claiming a generation no run announced must not count once it is gone.
      */
     private long newestGeneration() {
-        long newest = maxGeneration;
-        for (CopyKey key : held.keySet()) {
-            newest = Math.max(newest, key.generation());
-        }
-        return newest;
+        return heldGenerations.isEmpty() ? maxGeneration : Math.max(maxGeneration, heldGenerations.lastKey());
     }
 
     /**
@@ -400,7 +405,14 @@ public final class TransactionAssembler implements AutoCloseable {
     private HeldCopy open(CopyKey key) {
         HeldCopy copy = new HeldCopy(key, aging.ends());
         held.put(key, copy);
+        heldGenerations.merge(key.generation(), 1, Integer::sum);
         return copy;
+    }
+
+    private void unhold(CopyKey key) {
+        if (held.remove(key) != null) {
+            heldGenerations.computeIfPresent(key.generation(), (generation, copies) -> copies == 1 ? null : copies - 1);
+        }
     }
 
     private boolean alreadyApplied(Lsn endLsn) {
@@ -408,7 +420,7 @@ public final class TransactionAssembler implements AutoCloseable {
     }
 
     private SourceTransaction release(HeldCopy copy) {
-        held.remove(copy.key());
+        unhold(copy.key());
         bufferedBytes -= copy.memoryBytes();
         finished.finish(copy.key(), DUPLICATE);
         SourceTransaction transaction;
@@ -424,7 +436,7 @@ public final class TransactionAssembler implements AutoCloseable {
 
     /** Drops a held copy; later records of it are dropped as well, for the same reason. */
     private void discard(HeldCopy copy, String reason) {
-        held.remove(copy.key());
+        unhold(copy.key());
         bufferedBytes -= copy.memoryBytes();
         finished.finish(copy.key(), reason);
         if (copy.count() > 0) {

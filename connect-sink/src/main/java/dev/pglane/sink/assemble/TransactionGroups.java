@@ -81,16 +81,19 @@ public final class TransactionGroups {
         }
         SourceTransaction last = members.get(members.size() - 1);
         Map<TopicPartition, Long> firstOffsets = new HashMap<>();
+        List<TransactionChanges> changes = new ArrayList<>(members.size());
+        int transactions = 0;
         for (SourceTransaction member : members) {
             member.firstOffsets().forEach((partition, offset) -> firstOffsets.merge(partition, offset, Math::min));
+            changes.add(member.changes());
+            transactions += member.transactionCount();
         }
         return new SourceTransaction(
                 last.end(),
                 last.markerOffset(),
                 firstOffsets,
-                new GroupedChanges(
-                        members.stream().map(SourceTransaction::changes).toList()),
+                new GroupedChanges(changes),
                 members.get(0).firstXid(),
-                members.stream().mapToInt(SourceTransaction::transactionCount).sum());
+                transactions);
     }
 }

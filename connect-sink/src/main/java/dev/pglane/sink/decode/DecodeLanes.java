@@ -16,10 +16,12 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
- * Decodes a batch of records on the task thread and the decode threads at once: the batch is cut into consecutive
- * slices, the task thread decodes the first while each thread decodes one of the others, and the results come
- * back in the batch's order. Each slice has a {@link RecordDecoder} of its own, so no decoder is ever used by two
- * threads at a time. A batch too small to be worth the hand-over is decoded on the task thread alone.
+ * Decodes a batch of records on the decode threads: the batch is cut into consecutive slices, each thread decodes
+ * one, and the results come back in the batch's order. The task thread only hands the slices over and waits: it is
+ * the sink's one serial stage, and decoding needs no order, so every record it decodes caps the rate on any number
+ * of cores. Each slice has a {@link RecordDecoder} of its own, so no decoder is ever used by two threads at a time.
+ * A batch too small to be worth the hand-over, or every batch when there are no decode threads, is decoded on the
+ * task thread.
  *
  * <p>{@link #decode} is called from one thread at a time (the task's).
  */
@@ -27,7 +29,11 @@ public final class DecodeLanes implements AutoCloseable {
     /** Fewest records per slice: below this, handing a slice to another thread costs more than decoding it. */
     static final int MIN_SLICE = 64;
 
+    /** The task thread's decoder, for a batch it decodes itself. */
+    private final RecordDecoder own;
+    /** One per decode thread: slice i is decoded by {@code decoders[i]}. */
     private final RecordDecoder[] decoders;
+
     private final ExecutorService threads;
 
     /**
@@ -36,7 +42,8 @@ public final class DecodeLanes implements AutoCloseable {
      * @param threadPrefix names the threads, {@code <prefix>-decode-<n>}
      */
     public DecodeLanes(int threads, Supplier<RecordDecoder> decoders, String threadPrefix) {
-        this.decoders = new RecordDecoder[threads + 1];
+        this.own = decoders.get();
+        this.decoders = new RecordDecoder[threads];
         Arrays.setAll(this.decoders, i -> decoders.get());
         this.threads = threads == 0 ? null : Executors.newFixedThreadPool(threads, namedDaemons(threadPrefix));
     }
@@ -60,29 +67,25 @@ public final class DecodeLanes implements AutoCloseable {
         List<SinkRecord> records = batch instanceof List<SinkRecord> list ? list : new ArrayList<>(batch);
         int size = records.size();
         Decoded[] out = new Decoded[size];
-        int slices = Math.max(1, Math.min(decoders.length, size / MIN_SLICE));
-        List<Future<?>> others = new ArrayList<>(slices - 1);
-        for (int slice = 1; slice < slices; slice++) {
+        int slices = Math.min(decoders.length, size / MIN_SLICE);
+        if (slices == 0) {
+            decodeRange(own, records, out, 0, size);
+            return Arrays.asList(out);
+        }
+        List<Future<?>> lanes = new ArrayList<>(slices);
+        for (int slice = 0; slice < slices; slice++) {
             int index = slice;
-            others.add(threads.submit(() -> decodeSlice(index, records, out, slices)));
+            lanes.add(threads.submit(() -> decodeRange(
+                    decoders[index], records, out, bound(index, size, slices), bound(index + 1, size, slices))));
         }
-        RuntimeException failure = null;
-        try {
-            decodeSlice(0, records, out, slices);
-        } catch (RuntimeException e) {
-            failure = e;
-        }
-        failure = awaitAll(others, failure);
+        RuntimeException failure = awaitAll(lanes);
         if (failure != null) {
             throw failure;
         }
         return Arrays.asList(out);
     }
 
-    private void decodeSlice(int slice, List<SinkRecord> records, Decoded[] out, int slices) {
-        int from = bound(slice, records.size(), slices);
-        int to = bound(slice + 1, records.size(), slices);
-        RecordDecoder decoder = decoders[slice];
+    private static void decodeRange(RecordDecoder decoder, List<SinkRecord> records, Decoded[] out, int from, int to) {
         for (int i = from; i < to; i++) {
             out[i] = decoder.decode(records.get(i));
         }
@@ -93,8 +96,8 @@ public final class DecodeLanes implements AutoCloseable {
     }
 
     /** Waits for every slice, also after a failure: a slice still running would share its decoder with the next batch. */
-    private static RuntimeException awaitAll(List<Future<?>> slices, RuntimeException first) {
-        RuntimeException failure = first;
+    private static RuntimeException awaitAll(List<Future<?>> slices) {
+        RuntimeException failure = null;
         boolean interrupted = false;
         for (Future<?> slice : slices) {
             while (true) {

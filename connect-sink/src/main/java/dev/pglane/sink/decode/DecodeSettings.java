@@ -18,7 +18,7 @@ import org.apache.kafka.common.config.ConfigDef.Width;
  * The sink's keys that say how records are decoded, defined into the sink's configuration.
  *
  * @param format how keys and values arrive
- * @param threads decode threads beside the task thread
+ * @param threads decode threads; 0 for none, then the task thread decodes
  * @param avro the Avro converter's settings ({@link AvroPayload#settings}), used with {@code payload.format=avro}
  */
 public record DecodeSettings(PayloadFormat format, int threads, Map<String, String> avro) {
@@ -36,8 +36,9 @@ public record DecodeSettings(PayloadFormat format, int threads, Map<String, Stri
     public static final EnumChoice<PayloadFormat> PAYLOAD_FORMATS = EnumChoice.of(PayloadFormat.class);
 
     public static final String DECODE_THREADS = "decode.threads";
-    static final String DECODE_THREADS_DOC = "Threads that decode the records of a batch beside Connect's task thread,"
-            + " which decodes a share too; the assembler then takes them in the order Kafka delivered them. 0: the"
+    static final String DECODE_THREADS_DOC = "Threads that decode the records of a batch, each a share of it, while"
+            + " Connect's task thread, the sink's serial stage, waits for them; the assembler then takes them in the"
+            + " order Kafka delivered them. A batch of fewer than 64 records is decoded on the task thread. 0: the"
             + " task thread decodes alone.";
     static final int DECODE_THREADS_DEFAULT = 2;
 

@@ -49,12 +49,20 @@ final class CommitSequence {
     private volatile RuntimeException failure;
     private volatile boolean stopped;
 
+    /**
+     * Queues {@code job} and wakes an idle worker if it may start now. One that may not start yet wakes nobody: the
+     * worker that commits (or, with overlap, applies) what it waits for comes to {@link #take} next and finds it, as
+     * it finds any transaction that commit freed. Under a backlog nearly every transaction waits for one in flight,
+     * and a worker woken for it would only look and sleep again.
+     */
     void enqueue(ScheduledTransaction job) {
         lock.lock();
         try {
             submitted = job.sequence();
             queue.add(job);
-            queued.signal();
+            if (queue.size() <= RUNNABLE_SCAN && mayStart(job, appliedThrough())) {
+                queued.signal();
+            }
         } finally {
             lock.unlock();
         }
@@ -132,7 +140,7 @@ final class CommitSequence {
         long appliedThrough = appliedThrough();
         int scanned = 0;
         for (ScheduledTransaction job : queue) {
-            if (job.dependsOn() <= committed || (job.mayOverlap() && job.dependsOn() <= appliedThrough)) {
+            if (mayStart(job, appliedThrough)) {
                 return job;
             }
             if (++scanned == RUNNABLE_SCAN) {
@@ -140,6 +148,10 @@ final class CommitSequence {
             }
         }
         return null;
+    }
+
+    private boolean mayStart(ScheduledTransaction job, long appliedThrough) {
+        return job.dependsOn() <= committed || (job.mayOverlap() && job.dependsOn() <= appliedThrough);
     }
 
     /** The highest sequence up to which every transaction has committed or applied. */

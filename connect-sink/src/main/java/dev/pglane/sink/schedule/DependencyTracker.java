@@ -35,14 +35,15 @@ final class DependencyTracker {
         }
         bound(sequence, committed);
         long dependsOn = floor;
+        // one lookup per key: a write set holds each key once, so recording it before reading the next one is safe
         for (WriteKey key : writes.keys()) {
-            dependsOn = Math.max(dependsOn, keyWriters.getOrDefault(key, 0L));
+            Long writer = keyWriters.put(key, sequence);
+            if (writer != null) {
+                dependsOn = Math.max(dependsOn, writer);
+            }
         }
         dependsOn = Math.max(dependsOn, latest(tableWideWriters, writes.tables()));
         dependsOn = Math.max(dependsOn, latest(tableWriters, writes.tableWide()));
-        for (WriteKey key : writes.keys()) {
-            keyWriters.put(key, sequence);
-        }
         for (TableName table : writes.tables()) {
             tableWriters.put(table, sequence);
         }

@@ -240,6 +240,59 @@ class WriteSetBuilderTest {
         assertEquals(Set.of(), writes.tables());
     }
 
+    /**
+     * The builder keeps each row schema resolved against its target table across transactions; a table the catalog
+     * read again after DDL (a new {@link TargetTable}) is resolved again: its new unique key and its new column count
+     * from the next transaction on.
+     */
+    @Test
+    void aTableTheCatalogReadAgainIsResolvedAgainForTheNextTransaction() {
+        TargetTable before = new TargetTable(
+                ACCOUNTS,
+                SampleTables.TARGETS.get(ACCOUNTS).columns().subList(0, 2),
+                List.of("id"),
+                List.of(),
+                List.of());
+        TargetTable[] current = {before};
+        WriteSetBuilder evolving = new WriteSetBuilder(
+                new TableMapping("${schema}.${table}"),
+                name -> name.equals(ACCOUNTS) ? Optional.of(current[0]) : Optional.empty(),
+                false);
+        WriteSet lacking = evolving.of(
+                new TxBuilder(10).insert("accounts", account(1, "a@x", 5)).build());
+        assertTrue(lacking.toString().contains("column balance"), lacking.toString());
+
+        current[0] = SampleTables.TARGETS.get(ACCOUNTS);
+        WriteSet writes = evolving.of(
+                new TxBuilder(11).insert("accounts", account(2, "b@x", 5)).build());
+        assertEquals(Set.of(key(ACCOUNTS, "id", 2), key(ACCOUNTS, "email", "b@x")), writes.keys());
+
+        current[0] = before;
+        assertTrue(evolving.of(new TxBuilder(12)
+                        .insert("accounts", account(3, "c@x", 5))
+                        .build())
+                .isBarrier());
+    }
+
+    /** Source tables and row schemas come from records: the cache of them is bounded, and still right past it. */
+    @Test
+    void moreRowSchemasThanTheCacheHoldsStillMakeTheirKeys() {
+        for (int i = 0; i < WriteSetBuilder.CACHE_MAX + 10; i++) {
+            Schema schema = RowSchemas.build(
+                    "shop",
+                    "public",
+                    "audit",
+                    List.of(new Column("note", PgColumnType.of(PgType.TEXT, -1), false)),
+                    NumericMapping.PRECISE);
+            WriteSet writes = builder.of(new TxBuilder(10 + i)
+                    .insert("accounts", account(i, "e" + i, 1))
+                    .insert("audit", new Struct(schema).put("note", "n"))
+                    .build());
+            assertEquals(Set.of(key(ACCOUNTS, "id", i), key(ACCOUNTS, "email", "e" + i)), writes.keys());
+            assertEquals(Set.of(ACCOUNTS, AUDIT), writes.tables());
+        }
+    }
+
     @Test
     void rejectsTableWideOutsideTables() {
         assertThrows(IllegalArgumentException.class, () -> WriteSet.of(Set.of(), Set.of(), Set.of(AUDIT)));
