@@ -65,6 +65,7 @@ final class CopyPipeRun {
                     used.targetPg(),
                     used.jvm(),
                     null,
+                    null,
                     null);
         } finally {
             pipes.shutdownNow();

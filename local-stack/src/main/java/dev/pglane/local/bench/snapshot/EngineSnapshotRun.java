@@ -61,6 +61,7 @@ final class EngineSnapshotRun {
                 null,
                 figures.clientCpu(),
                 null,
+                null,
                 null);
     }
 }

@@ -3,6 +3,10 @@ package dev.pglane.local.bench.snapshot;
 import dev.pglane.local.bench.CpuMeter;
 import dev.pglane.local.bench.SinkConnectorRun;
 import dev.pglane.local.bench.TargetDatabases;
+import dev.pglane.local.bench.sustained.BoundedRule;
+import dev.pglane.local.bench.sustained.LagProbe;
+import dev.pglane.local.bench.sustained.ProbeSample;
+import dev.pglane.local.bench.sustained.StepLag;
 import dev.pglane.local.kafka.TopicFormat;
 import dev.pglane.local.pipeline.CatchUp;
 import dev.pglane.local.pipeline.Pipeline;
@@ -13,7 +17,10 @@ import dev.pglane.local.workload.Pgbench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * pglane's whole pipeline loading the existing rows into a fresh empty target: the sink created first (as the
  * README's walkthrough does), then the source with {@code snapshot.mode=initial}; timed from the source's creation
  * until the sink reports {@code snapshot-complete}. Optionally under pgbench's TPC-B load at a fixed rate on the same
- * tables, while the slot's retained WAL is sampled every second; the load stops when the snapshot is complete, and
+ * tables, while the slot's retained WAL is sampled every second and a {@link LagProbe} times the stream's own
+ * transactions from commit on the source to visible on the target; the load stops when the snapshot is complete, and
  * the sink then catches up with the changes. Either way the target is compared with the source (row counts and an
  * ordered checksum per table) afterwards: a target that differs fails the run.
  */
@@ -75,18 +83,21 @@ final class PglaneEndToEndRun {
         SinkConnectorRun sink = connectors.sink(sourceName);
         Map<String, String> sinkConfig = sink.config(database, workers, sinkName);
         Process pgbench = null;
+        LagProbe probe = null;
         try {
             connectors.rest().putConnectorConfig(sinkName, sinkConfig);
             CpuMeter.Reading before = cpu.read();
             long begin = System.nanoTime();
             if (load != null) {
                 pgbench = load.start(source);
+                probe = LagProbe.start(source.open(SnapshotData.DATABASE), target.open(database));
             }
             long walMax;
             try (RetainedWalSampler wal = RetainedWalSampler.start(source, sourceName)) {
-                connectors
-                        .rest()
-                        .putConnectorConfig(sourceName, connectors.source(sourceName, sourceName, "initial", threads));
+                Map<String, String> sourceConfig = connectors.source(sourceName, sourceName, "initial", threads);
+                // paced by this run's sink, as the example pairs a source with its sink
+                sourceConfig.put("snapshot.pace.group", "connect-" + sinkName);
+                connectors.rest().putConnectorConfig(sourceName, sourceConfig);
                 awaitSnapshotComplete(sourceName, sinkName);
                 walMax = wal.stop();
                 log.info(
@@ -94,30 +105,12 @@ final class PglaneEndToEndRun {
                         sourceName,
                         wal.readings());
             }
-            double seconds = (System.nanoTime() - begin) / 1e9;
+            long end = System.nanoTime();
+            double seconds = (end - begin) / 1e9;
             CpuMeter.Reading used = cpu.read().since(before);
-            Double loadRate = null;
-            if (pgbench != null) {
-                if (!pgbench.isAlive()) {
-                    // the load ended before the snapshot did: the run was not under load for all of it
-                    throw new IllegalStateException(
-                            // its log goes with the work directory: the report gets what it said
-                            "pgbench -R exited early (" + pgbench.exitValue() + "): " + Files.readString(load.log()));
-                }
-                stop(pgbench);
-                pgbench = null;
-                loadRate = data.rows("pgbench_history") / ((System.nanoTime() - begin) / 1e9);
-                Pipeline pipeline = new Pipeline(
-                        source.jdbcUrlOf(SnapshotData.DATABASE),
-                        target.jdbcUrlOf(database),
-                        connectors.bootstrapServers(),
-                        sourceName,
-                        sourceName,
-                        sinkName,
-                        sinkConfig.get("progress.table"),
-                        TopicFormat.JSON);
-                CatchUp.unlessFailed(pipeline, connectors.rest(), sourceName).await(CATCH_UP);
-            }
+            LoadOutcome loaded = pgbench == null
+                    ? new LoadOutcome(null, null)
+                    : afterLoad(pgbench, probe, load.log(), begin, end, database, sourceName, sinkConfig);
             ComparisonReport comparison = targets.compare(database);
             if (!comparison.isEqual()) {
                 throw new IllegalStateException("the target differs from the source:\n" + comparison.summary());
@@ -133,8 +126,12 @@ final class PglaneEndToEndRun {
                     used.targetPg(),
                     used.jvm(),
                     walMax,
-                    loadRate);
+                    loaded.rate(),
+                    loaded.streamLag());
         } finally {
+            if (probe != null) {
+                probe.close();
+            }
             if (pgbench != null) {
                 stop(pgbench);
             }
@@ -142,6 +139,89 @@ final class PglaneEndToEndRun {
             connectors.removeSource(sourceName, sourceName, data);
             targets.drop(database);
         }
+    }
+
+    /** What a run under load measured besides the snapshot: the load's rate, the stream's lag. */
+    private record LoadOutcome(Double rate, StepLag streamLag) {}
+
+    /**
+     * The snapshot is complete at {@code end}: stops the load, waits until the sink has caught up with it and the probe
+     * rows of the snapshot's time are on the target, and takes what the load and the probe measured.
+     */
+    private LoadOutcome afterLoad(
+            Process pgbench,
+            LagProbe probe,
+            Path pgbenchLog,
+            long begin,
+            long end,
+            String database,
+            String sourceName,
+            Map<String, String> sinkConfig)
+            throws Exception {
+        if (!pgbench.isAlive()) {
+            // the load ended before the snapshot did: the run was not under load for all of it
+            throw new IllegalStateException(
+                    // its log goes with the work directory: the report gets what it said
+                    "pgbench -R exited early (" + pgbench.exitValue() + "): " + Files.readString(pgbenchLog));
+        }
+        probe.stopWriting();
+        stop(pgbench);
+        double rate = data.rows("pgbench_history") / ((System.nanoTime() - begin) / 1e9);
+        Pipeline pipeline = new Pipeline(
+                source.jdbcUrlOf(SnapshotData.DATABASE),
+                target.jdbcUrlOf(database),
+                connectors.bootstrapServers(),
+                sourceName,
+                sourceName,
+                sinkConfig.get("name"),
+                sinkConfig.get("progress.table"),
+                TopicFormat.JSON);
+        CatchUp.unlessFailed(pipeline, connectors.rest(), sourceName).await(CATCH_UP);
+        // the probe rows committed before the slot existed come with the probe table's chunk, after later ones
+        long firstSeen = firstSeen(probe.samples(begin, end, System.nanoTime()), begin);
+        if (!probe.awaitVisible(firstSeen, end, CATCH_UP)) {
+            throw new IllegalStateException("probe rows committed during the snapshot never reached the target");
+        }
+        List<ProbeSample> samples = probe.samples(begin, end, System.nanoTime());
+        log.info("{}: the stream's lag, s, the most of each second's probe rows: {}", sourceName, bySecond(samples));
+        return new LoadOutcome(rate, streamLag(samples));
+    }
+
+    /** The most lag of the probe rows committed in each second, from the run's start, for the log. */
+    private static String bySecond(List<ProbeSample> samples) {
+        TreeMap<Integer, Double> most = new TreeMap<>();
+        for (ProbeSample sample : samples) {
+            most.merge((int) sample.committedAtSeconds(), sample.lagSeconds(), Math::max);
+        }
+        StringBuilder line = new StringBuilder();
+        most.values().forEach(lag -> line.append(String.format(Locale.ROOT, "%.1f ", lag)));
+        return line.toString().trim();
+    }
+
+    /** The commit instant of the first probe row the target showed (System.nanoTime()); {@code begin} for none. */
+    private static long firstSeen(List<ProbeSample> samples, long begin) {
+        return samples.stream()
+                .filter(ProbeSample::seen)
+                .findFirst()
+                .map(s -> begin + Math.round(s.committedAtSeconds() * 1e9) - 1_000_000)
+                .orElse(begin);
+    }
+
+    /**
+     * The stream's lag while the snapshot ran: the probe rows committed from the first one the target showed (from
+     * then on the pipeline runs; before it, the connector's start and the slot's creation) until the snapshot's end.
+     */
+    static StepLag streamLag(List<ProbeSample> samples) {
+        int first = 0;
+        while (first < samples.size() && !samples.get(first).seen()) {
+            first++;
+        }
+        List<ProbeSample> streaming = samples.subList(Math.min(first, samples.size()), samples.size());
+        double span = streaming.isEmpty()
+                ? 0
+                : streaming.get(streaming.size() - 1).committedAtSeconds()
+                        - streaming.get(0).committedAtSeconds();
+        return BoundedRule.DEFAULT.judge(streaming, span);
     }
 
     /** Polls the sink's {@code snapshot-complete} metric, failing at once when either connector has failed. */

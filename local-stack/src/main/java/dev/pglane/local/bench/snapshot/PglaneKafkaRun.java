@@ -64,6 +64,7 @@ final class PglaneKafkaRun {
                     null,
                     used.jvm(),
                     null,
+                    null,
                     null);
         } finally {
             connectors.removeSource(name, slot, data);

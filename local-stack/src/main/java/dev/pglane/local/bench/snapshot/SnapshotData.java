@@ -1,5 +1,6 @@
 package dev.pglane.local.bench.snapshot;
 
+import dev.pglane.local.bench.sustained.LagProbe;
 import dev.pglane.local.stack.PostgresNode;
 import dev.pglane.local.workload.Pgbench;
 import java.io.IOException;
@@ -17,7 +18,8 @@ import org.postgresql.PGConnection;
  * The rows the snapshot stage loads: a database of its own on the source server ({@value #DATABASE}, so the other
  * stages' tables and backlogs stay as they are) with pgbench's tables at the stage's scale and a wide table, all in
  * one publication; and, on the target server, an empty template with the same tables, keys and indexes, of which
- * every run gets a fresh copy.
+ * every run gets a fresh copy. Both also hold the {@link LagProbe}'s table, which the run under load writes into to
+ * time the stream; it is empty before every run.
  */
 final class SnapshotData {
     static final String DATABASE = "bench_snapshot";
@@ -75,6 +77,7 @@ final class SnapshotData {
         try (Connection connection = source.open(DATABASE);
                 Statement statement = connection.createStatement()) {
             statement.execute(WIDE_DDL);
+            statement.execute(LagProbe.CREATE_TABLE);
             try (var insert = connection.prepareStatement(WIDE_FILL)) {
                 for (long from = 1; from <= options.wideRows(); from += FILL_BATCH) {
                     insert.setLong(1, from);
@@ -100,7 +103,7 @@ final class SnapshotData {
     private void createEmptyTemplate(int scale) throws SQLException, IOException, InterruptedException {
         execute(target, null, "CREATE DATABASE " + EMPTY_TEMPLATE);
         Pgbench.of(pgbench, target).inDatabase(EMPTY_TEMPLATE).init(scale, "dtp");
-        execute(target, EMPTY_TEMPLATE, WIDE_DDL);
+        execute(target, EMPTY_TEMPLATE, WIDE_DDL, LagProbe.CREATE_TABLE);
     }
 
     /** Row counts, COPY-text bytes and table sizes of the source now. */
@@ -124,11 +127,11 @@ final class SnapshotData {
     }
 
     /**
-     * Empties pgbench_history after a run under pgbench's load, and counts the source again: the load's updates
-     * leave the other tables' row counts as they were, its inserts went to pgbench_history only.
+     * Empties pgbench_history and the probe's table after a run under pgbench's load: the load's updates leave the
+     * other tables' row counts as they were, its inserts went to pgbench_history only.
      */
     void undoLoad() throws SQLException {
-        execute(source, DATABASE, "TRUNCATE pgbench_history", "VACUUM (ANALYZE)", "CHECKPOINT");
+        execute(source, DATABASE, "TRUNCATE pgbench_history, " + LagProbe.TABLE, "VACUUM (ANALYZE)", "CHECKPOINT");
     }
 
     /** Rows of {@code table} in the source database now. */

@@ -39,6 +39,18 @@ public final class SnapshotMarkdown {
                 BACKLOG,
                 wal == null ? "not measured" : format("%s MB (%s..%s)", mb(wal.median()), mb(wal.min()), mb(wal.max())),
                 wal == null ? "not measured" : wal.max() < SnapshotReport.WAL_LIMIT_BYTES ? "yes" : "no"));
+        rows.add(ratioRow(
+                "pglane end to end under pgbench -R ≥ 0.5× its rate without load (rows/s, same snapshot.threads, same"
+                        + " run; issue #36)",
+                SnapshotReport.best(report.underLoadVsIdle()),
+                SnapshotReport.UNDER_LOAD_VS_IDLE));
+        Spread lag = report.streamLagP99();
+        rows.add(format(
+                "| %s | the stream's lag p99 ≤ 2 s while the snapshot runs under pgbench -R (a probe row every 100 ms,"
+                        + " commit on the source to visible on the target; issue #36) | %s | %s |\n",
+                BACKLOG,
+                lag == null ? "not measured" : format("%.2f s (%.2f..%.2f)", lag.median(), lag.min(), lag.max()),
+                lag == null ? "not measured" : lag.median() <= SnapshotReport.STREAM_LAG_P99_SECONDS ? "yes" : "no"));
         return rows;
     }
 
@@ -67,11 +79,11 @@ public final class SnapshotMarkdown {
                 data.copyBytes() / 1e6,
                 data.tableBytes() / 1e6));
         md.append("| system | runs | seconds | rows/s | MB/s | CPU s per million rows | WAL retained max MB"
-                        + " | load tx/s |\n")
-                .append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                        + " | load tx/s | stream lag p50 / p99 / max s |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (SnapshotReport.Summary s : report.summaries()) {
             md.append(format(
-                    "| %s | %d | %s | %s | %s | %s | %s | %s |\n",
+                    "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n",
                     s.configuration(),
                     s.runs(),
                     spread("%.2f", s.seconds()),
@@ -79,14 +91,21 @@ public final class SnapshotMarkdown {
                     spread("%.1f", s.megabytesPerSecond()),
                     spread("%.2f", s.cpuPerMillionRows()),
                     s.walMaxBytes() == null ? "-" : mb(s.walMaxBytes().median()),
-                    s.loadRate() == null ? "-" : spread("%,.0f", s.loadRate())));
+                    s.loadRate() == null ? "-" : spread("%,.0f", s.loadRate()),
+                    s.streamLagP99() == null
+                            ? "-"
+                            : format(
+                                    "%.2f / %.2f / %.2f",
+                                    s.streamLagP50().median(),
+                                    s.streamLagP99().median(),
+                                    s.streamLagMax().median())));
         }
         md.append("\nRatios of rows/s, each taken within one run, median (min..max) over the runs:\n\n")
                 .append("| snapshot.threads | pglane (engine) ÷ Debezium | pglane → Kafka ÷ Debezium"
-                        + " | pglane end to end ÷ COPY pipe |\n")
-                .append("|---:|---:|---:|---:|\n");
-        List<List<SnapshotReport.Ratio>> columns =
-                List.of(report.sourceVsDebezium(), report.kafkaVsDebezium(), report.endToEndVsCopy());
+                        + " | pglane end to end ÷ COPY pipe | under load ÷ without |\n")
+                .append("|---:|---:|---:|---:|---:|\n");
+        List<List<SnapshotReport.Ratio>> columns = List.of(
+                report.sourceVsDebezium(), report.kafkaVsDebezium(), report.endToEndVsCopy(), report.underLoadVsIdle());
         columns.stream()
                 .flatMap(List::stream)
                 .map(SnapshotReport.Ratio::threads)

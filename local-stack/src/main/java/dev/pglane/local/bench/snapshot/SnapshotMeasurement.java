@@ -1,5 +1,7 @@
 package dev.pglane.local.bench.snapshot;
 
+import dev.pglane.local.bench.sustained.StepLag;
+
 /**
  * One system loading the source's existing rows once.
  *
@@ -16,6 +18,8 @@ package dev.pglane.local.bench.snapshot;
  *     engine's JVM (Debezium)
  * @param walMaxBytes the most WAL the slot held back during the load, or null when not sampled
  * @param loadRate the TPC-B transactions per second pgbench achieved on the source meanwhile, or null without load
+ * @param streamLag the lag of the stream's own transactions meanwhile (commit on the source to visible on the target,
+ *     by a probe), or null without load
  */
 public record SnapshotMeasurement(
         SnapshotSystem system,
@@ -28,7 +32,8 @@ public record SnapshotMeasurement(
         Double targetPgCpu,
         double clientCpu,
         Long walMaxBytes,
-        Double loadRate) {
+        Double loadRate,
+        StepLag streamLag) {
 
     public double rowsPerSecond() {
         return rows / seconds;

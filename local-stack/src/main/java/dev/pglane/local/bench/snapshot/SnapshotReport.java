@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pglane.local.bench.Spread;
 import dev.pglane.local.bench.SuiteReport;
+import dev.pglane.local.bench.sustained.StepLag;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +26,10 @@ public final class SnapshotReport {
     static final double END_TO_END_VS_COPY = 0.5;
     /** 64 MB as PostgreSQL counts its sizes (2^20 bytes a MB). */
     static final long WAL_LIMIT_BYTES = 64L << 20;
+    /** Issue #36: the snapshot under load keeps at least this share of its rate without load. */
+    static final double UNDER_LOAD_VS_IDLE = 0.5;
+    /** Issue #36: the stream's lag p99 while the snapshot runs under load, at most. */
+    static final double STREAM_LAG_P99_SECONDS = 2.0;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -32,6 +37,7 @@ public final class SnapshotReport {
      * One system and thread count over the runs.
      *
      * @param walMaxBytes null when the runs did not sample the slot
+     * @param streamLagP50 the stream's lag meanwhile, seconds; these three null when the runs had no load
      */
     record Summary(
             String configuration,
@@ -43,7 +49,10 @@ public final class SnapshotReport {
             Spread megabytesPerSecond,
             Spread cpuPerMillionRows,
             Spread walMaxBytes,
-            Spread loadRate) {}
+            Spread loadRate,
+            Spread streamLagP50,
+            Spread streamLagP99,
+            Spread streamLagMax) {}
 
     /** A ratio of two systems' rows/s over the runs that measured both, for one thread count of pglane's. */
     record Ratio(int threads, Spread ratio) {}
@@ -111,24 +120,52 @@ public final class SnapshotReport {
                     spread(measured, SnapshotMeasurement::megabytesPerSecond),
                     spread(measured, SnapshotMeasurement::cpuPerMillionRows),
                     first.walMaxBytes() == null ? null : spread(measured, m -> m.walMaxBytes()),
-                    first.loadRate() == null ? null : spread(measured, m -> m.loadRate())));
+                    first.loadRate() == null ? null : spread(measured, m -> m.loadRate()),
+                    lag(measured, StepLag::p50Seconds),
+                    lag(measured, StepLag::p99Seconds),
+                    lag(measured, StepLag::maxSeconds)));
         });
         return summaries;
     }
 
+    private static Spread lag(List<SnapshotMeasurement> measured, ToDoubleFunction<StepLag> figure) {
+        List<Double> values = measured.stream()
+                .filter(m -> m.streamLag() != null)
+                .map(m -> figure.applyAsDouble(m.streamLag()))
+                .toList();
+        return values.isEmpty() ? null : Spread.of(values);
+    }
+
     /** pglane's snapshot ÷ Debezium's, both in the engine into the counting consumer, rows/s, per thread count. */
     List<Ratio> sourceVsDebezium() {
-        return ratios(SnapshotSystem.PGLANE_ENGINE, SnapshotSystem.DEBEZIUM);
+        return ratios(SnapshotSystem.PGLANE_ENGINE, SnapshotSystem.DEBEZIUM, false);
     }
 
     /** pglane's snapshot into Kafka ÷ Debezium's into the counting consumer, rows/s, per thread count. */
     List<Ratio> kafkaVsDebezium() {
-        return ratios(SnapshotSystem.PGLANE_KAFKA, SnapshotSystem.DEBEZIUM);
+        return ratios(SnapshotSystem.PGLANE_KAFKA, SnapshotSystem.DEBEZIUM, false);
     }
 
     /** pglane end to end ÷ the COPY pipe, rows/s, per thread count. */
     List<Ratio> endToEndVsCopy() {
-        return ratios(SnapshotSystem.PGLANE_END_TO_END, SnapshotSystem.COPY_PIPE);
+        return ratios(SnapshotSystem.PGLANE_END_TO_END, SnapshotSystem.COPY_PIPE, false);
+    }
+
+    /**
+     * pglane end to end under load ÷ the same without load, rows/s, with the same thread count in the same run: the
+     * share of its rate the snapshot keeps beside the stream.
+     */
+    List<Ratio> underLoadVsIdle() {
+        return ratios(SnapshotSystem.PGLANE_UNDER_LOAD, SnapshotSystem.PGLANE_END_TO_END, true);
+    }
+
+    /** The stream's lag p99 while the snapshot ran under load, over the runs; null when none measured it. */
+    Spread streamLagP99() {
+        return lag(
+                runs.stream()
+                        .filter(m -> m.system() == SnapshotSystem.PGLANE_UNDER_LOAD)
+                        .toList(),
+                StepLag::p99Seconds);
     }
 
     /** The thread count with the highest median ratio, or empty when no run measured both systems. */
@@ -144,7 +181,11 @@ public final class SnapshotReport {
         return underLoad.isEmpty() ? null : spread(underLoad, m -> m.walMaxBytes());
     }
 
-    private List<Ratio> ratios(SnapshotSystem system, SnapshotSystem reference) {
+    /**
+     * {@code system}'s rows/s ÷ {@code reference}'s in the same run, per thread count of {@code system}'s; with
+     * {@code sameThreads} only against the reference's run with as many threads (the reference is pglane too).
+     */
+    private List<Ratio> ratios(SnapshotSystem system, SnapshotSystem reference, boolean sameThreads) {
         List<Ratio> ratios = new ArrayList<>();
         runs.stream()
                 .filter(m -> m.system() == system)
@@ -156,7 +197,9 @@ public final class SnapshotReport {
                     for (SnapshotMeasurement m : runs) {
                         if (m.system() == system && m.threads() == threads) {
                             runs.stream()
-                                    .filter(r -> r.system() == reference && r.run() == m.run())
+                                    .filter(r -> r.system() == reference
+                                            && r.run() == m.run()
+                                            && (!sameThreads || r.threads() == threads))
                                     .findFirst()
                                     .ifPresent(r -> perRun.add(m.rowsPerSecond() / r.rowsPerSecond()));
                         }
@@ -212,6 +255,13 @@ public final class SnapshotReport {
         }
         if (m.loadRate() != null) {
             entry.put("load_tx_per_s", round(m.loadRate()));
+        }
+        if (m.streamLag() != null) {
+            ObjectNode lag = entry.putObject("stream_lag_s");
+            lag.put("probes", m.streamLag().probes());
+            lag.put("p50", round(m.streamLag().p50Seconds()));
+            lag.put("p99", round(m.streamLag().p99Seconds()));
+            lag.put("max", round(m.streamLag().maxSeconds()));
         }
         return entry;
     }

@@ -187,8 +187,17 @@ public final class LagProbe implements AutoCloseable {
      * still is not after {@code timeout}.
      */
     public boolean awaitVisible(long until, Duration timeout) throws InterruptedException {
+        return awaitVisible(Long.MIN_VALUE, until, timeout);
+    }
+
+    /**
+     * As {@link #awaitVisible(long, Duration)}, for the rows committed from {@code from} on: the poller counts a row
+     * only when it shows after every row before it, so rows that a system brings out of order (a snapshot's chunk
+     * bringing those committed before its slot existed, after the stream brought later ones) are left out this way.
+     */
+    public boolean awaitVisible(long from, long until, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!allVisible(until)) {
+        while (!allVisible(from, until)) {
             checkRunning();
             if (System.nanoTime() > deadline) {
                 return false;
@@ -198,9 +207,9 @@ public final class LagProbe implements AutoCloseable {
         return true;
     }
 
-    private boolean allVisible(long until) {
+    private boolean allVisible(long from, long until) {
         return committed.entrySet().stream()
-                .filter(row -> row.getValue() < until)
+                .filter(row -> row.getValue() >= from && row.getValue() < until)
                 .allMatch(row -> seenAt(row.getKey()) != null);
     }
 
