@@ -31,8 +31,9 @@ import org.apache.kafka.connect.source.SourceTaskContext;
  *   <li>{@code reader-busy-ratio}, {@code decoder-busy-ratio} (tag {@code lane}): the share of time the
  *       reader and each lane spent working since the previous reading of the metric;
  *   <li>{@code snapshot-tables}, {@code snapshot-tables-done}, {@code snapshot-chunks-sent},
- *       {@code snapshot-rows-sent}, {@code snapshot-rows-estimated}, {@code snapshot-seconds-left}: the snapshot
- *       the session runs (0, and -1 for the time left, when it runs none or has sent nothing yet);
+ *       {@code snapshot-rows-sent}, {@code snapshot-rows-estimated}, {@code snapshot-seconds-left},
+ *       {@code snapshot-held-ms}: the snapshot the session runs (0, and -1 for the time left, when it runs none or
+ *       has sent nothing yet); the last, how long its new chunks waited for {@code snapshot.pace.group};
  *   <li>{@code wal-messages-refused-total}: logical decoding messages addressed to the connector that it did not obey,
  *       since the task started (no seal of its own: written by another login; a signal without a signal topic).
  * </ul>
@@ -83,6 +84,10 @@ public final class PgSourceMetrics implements ReaderActivity, LaneActivity {
                 "snapshot-rows-estimated",
                 "Rows of the snapshot's tables, as statistics estimate",
                 Standing::rowsEstimated);
+        snapshot(
+                "snapshot-held-ms",
+                "Milliseconds the snapshot's new chunks waited for snapshot.pace.group's lag to fall",
+                Standing::heldMillis);
         metrics.define(
                 "snapshot-seconds-left",
                 "Estimated seconds until the snapshot is sent, at its rate so far; -1 when unknown",

@@ -2,6 +2,8 @@ package dev.pglane.source;
 
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.source.offset.AckTracker;
+import dev.pglane.source.pace.GroupLagWatch;
+import dev.pglane.source.pace.SnapshotPace;
 import dev.pglane.source.reader.ReplicationSession;
 import dev.pglane.source.seal.MessageSeal;
 import dev.pglane.source.signal.KafkaSignalChannel;
@@ -56,6 +58,8 @@ public final class PgSourceTask extends SourceTask {
     private volatile ReplicationSession session;
     /** Reads the signal topic, when there is one. */
     private volatile KafkaSignalChannel signals;
+    /** Paces the snapshot by the sink's consumer group ({@code snapshot.pace.group}); null when nothing does. */
+    private volatile GroupLagWatch pace;
 
     private volatile boolean stopping;
 
@@ -113,6 +117,10 @@ public final class PgSourceTask extends SourceTask {
                     config.signalKafkaBootstrapServers(),
                     config.signalConsumerSettings(),
                     config.database()));
+        }
+        GroupLagWatch.Settings paced = PaceSettings.read(config, connectorName);
+        if (paced != null) {
+            pace = GroupLagWatch.start(paced);
         }
         try {
             openSession();
@@ -263,7 +271,8 @@ public final class PgSourceTask extends SourceTask {
                             resumeLsn,
                             snapshot,
                             capturedTables,
-                            seal),
+                            seal,
+                            pace == null ? SnapshotPace.NONE : pace),
                     acks,
                     envelopes,
                     new ReplicationSession.Activity(metrics, metrics));
@@ -383,6 +392,10 @@ public final class PgSourceTask extends SourceTask {
         KafkaSignalChannel channel = signals;
         if (channel != null) {
             channel.close();
+        }
+        GroupLagWatch paced = pace;
+        if (paced != null) {
+            paced.close();
         }
         String first = acks.firstUnacknowledged();
         if (first != null) {

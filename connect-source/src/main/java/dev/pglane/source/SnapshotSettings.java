@@ -108,6 +108,7 @@ public final class SnapshotSettings {
                         SNAPSHOT_CHUNK_ROWS_DOC);
         group.key(SNAPSHOT_CHUNK_BYTES, "Bytes per snapshot chunk", Width.SHORT)
                 .define(LONG, SNAPSHOT_CHUNK_BYTES_DEFAULT, Range.atLeast(0), MEDIUM, SNAPSHOT_CHUNK_BYTES_DOC);
+        PaceSettings.define(group);
         group.key(SNAPSHOT_NEW_TABLES, "Snapshot tables that join later", Width.SHORT)
                 .define(BOOLEAN, SNAPSHOT_NEW_TABLES_DEFAULT, null, MEDIUM, SNAPSHOT_NEW_TABLES_DOC);
         group.key(SIGNAL_TABLE, "Signal table", Width.MEDIUM)

@@ -57,6 +57,19 @@ class PgSourceConnectorTest {
     }
 
     @Test
+    void aPaceGroupNeedsItsBrokers() {
+        Map<String, String> props = withoutHost();
+        props.put(PaceSettings.SNAPSHOT_PACE_GROUP, "connect-pglane-sink");
+        assertTrue(errors(props, PaceSettings.SNAPSHOT_PACE_BOOTSTRAP_SERVERS)
+                .get(0)
+                .contains("snapshot.pace.bootstrap.servers is required with snapshot.pace.group"));
+        props.put(PaceSettings.SNAPSHOT_PACE_BOOTSTRAP_SERVERS, "localhost:9092");
+        assertEquals(List.of(), errors(props, PaceSettings.SNAPSHOT_PACE_BOOTSTRAP_SERVERS));
+        props.put(PaceSettings.SNAPSHOT_PACE_MAX_LAG_MS, "-1");
+        assertEquals(1, errors(props, PaceSettings.SNAPSHOT_PACE_MAX_LAG_MS).size());
+    }
+
+    @Test
     void aSignalTopicNeedsItsBrokers() {
         Map<String, String> props = withoutHost();
         props.put(SnapshotSettings.SIGNAL_KAFKA_TOPIC, "pglane-signals");

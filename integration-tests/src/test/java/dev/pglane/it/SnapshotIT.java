@@ -360,6 +360,56 @@ class SnapshotIT {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.pglane.it.SourceServers#defaultVersion")
+    @DisplayName("paced by the sink's consumer group (snapshot.pace.group), the snapshot starts no chunk while the"
+            + " sink is paused and its lag is above the limit, and goes on once the sink resumes: the target ends"
+            + " equal to the source")
+    void thePaceHoldsTheSnapshotWhileTheSinkIsBehind(PostgresVersion version) throws Exception {
+        PostgresNode source = servers.of(version);
+        PostgresNode target = servers.targetOf(version);
+        String name = "snap_paced";
+        int rows = 300_000;
+        SqlSession.execute(
+                source,
+                "CREATE SCHEMA " + name,
+                "CREATE TABLE " + name + ".accounts (id bigint PRIMARY KEY, balance integer NOT NULL, note text)",
+                "INSERT INTO " + name + ".accounts SELECT g, 0, 'account ' || g FROM generate_series(1, " + rows
+                        + ") g",
+                "ANALYZE " + name + ".accounts");
+        SqlSession.execute(target, "CREATE SCHEMA " + name);
+        String group = "connect-" + name + "_sink";
+        Map<String, String> paced = Map.of(
+                "snapshot.mode", "initial",
+                "snapshot.chunk.rows", "2000",
+                "snapshot.pace.group", group,
+                "snapshot.pace.bootstrap.servers", worker.bootstrapServers(),
+                "snapshot.pace.max.lag.ms", "500");
+        try (LogCapture log = LogCapture.start();
+                SinkConnectorRun run = SinkConnectorRun.start(worker, source, target, name, paced, Map.of())) {
+            Waits.until("the sink applies chunks", Duration.ofSeconds(60), () -> chunksApplied(run) >= 3);
+            worker.rest().pause(run.sinkName());
+            // the sink's offsets stop where it was paused; the chunks read by then still go out
+            Thread.sleep(6000);
+            double sentWhilePaused = TaskMetrics.value(name, "snapshot-rows-sent");
+            Thread.sleep(5000);
+            assertEquals(
+                    sentWhilePaused,
+                    TaskMetrics.value(name, "snapshot-rows-sent"),
+                    "no chunk started while the paused sink's group lagged");
+            assertTrue(sentWhilePaused < rows, "the snapshot was held before its end: " + sentWhilePaused);
+            assertTrue(TaskMetrics.value(name, "snapshot-held-ms") >= 5000, "the wait is counted");
+            worker.rest().resume(run.sinkName());
+            Waits.until("the snapshot completes once the sink resumed", SNAPSHOT, () -> snapshotComplete(run));
+            run.awaitCatchUp(CATCH_UP);
+            assertEqual(run.compare());
+            assertTrue(
+                    log.lines().stream()
+                            .anyMatch(l -> l.contains("holds new chunks back: consumer group " + group + " has")),
+                    "an INFO line says why the snapshot waits");
+        }
+    }
+
     /** The slot's confirmed position, sampled every two seconds until the sink reports the snapshot complete. */
     private static List<Lsn> confirmedWhileSnapshotting(SinkConnectorRun run, PostgresNode source) throws Exception {
         List<Lsn> confirmed = new ArrayList<>();

@@ -13,6 +13,7 @@ import dev.pglane.source.emit.FailureSlot;
 import dev.pglane.source.emit.OrderedEmitter;
 import dev.pglane.source.housekeeping.SlotRetentionWatch;
 import dev.pglane.source.offset.AckTracker;
+import dev.pglane.source.pace.SnapshotPace;
 import dev.pglane.source.pgoutput.ProtocolVersion;
 import dev.pglane.source.schema.RelationCache;
 import dev.pglane.source.schema.RelationDescriptorFactory;
@@ -61,6 +62,7 @@ public final class ReplicationSession implements AutoCloseable {
      * @param snapshot the snapshot to run while streaming
      * @param tables the captured tables the stored offset carries ({@code snapshot.new.tables}), or {@code null}
      * @param seal the connector's seal on the messages that steer it
+     * @param pace what the snapshot's new chunks wait for
      */
     public record Start(
             String connectorName,
@@ -69,7 +71,8 @@ public final class ReplicationSession implements AutoCloseable {
             Lsn resumeLsn,
             Snapshot snapshot,
             String tables,
-            MessageSeal seal) {}
+            MessageSeal seal,
+            SnapshotPace pace) {}
 
     /**
      * Which snapshot a session runs.
@@ -246,7 +249,8 @@ public final class ReplicationSession implements AutoCloseable {
                 config.snapshotChunkBytes(),
                 config.database(),
                 new AtomicLong(),
-                config.signalTable());
+                config.signalTable(),
+                start.pace());
     }
 
     /** The lanes that turn the reader's items into records, as the config wants them written. */

@@ -3,6 +3,7 @@ package dev.pglane.source.snapshot;
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.source.ConnectionLoss;
 import dev.pglane.source.emit.FailureSlot;
+import dev.pglane.source.pace.SnapshotPace;
 import dev.pglane.source.seal.MessageSeal;
 import dev.pglane.source.signal.SnapshotFilter;
 import dev.pglane.source.values.SessionSettings;
@@ -50,6 +51,7 @@ public final class SnapshotRunner implements AutoCloseable {
      * @param chunkBytes bytes per chunk at most, at a table's average row size; 0: rows only
      * @param serials numbers the chunk reads of the session, across the snapshots signals start in it
      * @param signalTable {@code schema.table} of the signal table, never snapshotted; {@code null} when none
+     * @param pace what new chunks wait for: the stream's consumers, so that chunks do not pile up ahead of it
      */
     public record Settings(
             String connectorName,
@@ -60,7 +62,8 @@ public final class SnapshotRunner implements AutoCloseable {
             long chunkBytes,
             DatabaseEndpoint endpoint,
             AtomicLong serials,
-            String signalTable) {}
+            String signalTable,
+            SnapshotPace pace) {}
 
     private final Settings settings;
     private final FailureSlot failures;
@@ -81,6 +84,9 @@ public final class SnapshotRunner implements AutoCloseable {
     private final long startNanos = System.nanoTime();
     private long rowsSent;
     private long chunksSent;
+    private final PaceHold hold;
+    /** Chunks being read or on their way to their high watermark: rows the pace's reading does not show yet. */
+    private int chunksOut;
 
     /**
      * Where the snapshot stands, for the metrics.
@@ -88,9 +94,16 @@ public final class SnapshotRunner implements AutoCloseable {
      * @param rowsEstimated the rows of the tables still to send when the session started, as the statistics
      *     estimate them
      * @param secondsLeft at the rate so far, the time until {@code rowsEstimated} are sent; -1 before the first chunk
+     * @param heldMillis how long new chunks have waited for the pace ({@code snapshot.pace.group})
      */
     public record Standing(
-            int tables, int tablesDone, long chunksSent, long rowsSent, long rowsEstimated, double secondsLeft) {}
+            int tables,
+            int tablesDone,
+            long chunksSent,
+            long rowsSent,
+            long rowsEstimated,
+            double secondsLeft,
+            long heldMillis) {}
 
     private static final class TableStats {
         final long startNanos = System.nanoTime();
@@ -102,6 +115,7 @@ public final class SnapshotRunner implements AutoCloseable {
         this.settings = settings;
         this.progress = progress;
         this.failures = failures;
+        this.hold = new PaceHold(settings.connectorName(), settings.pace());
     }
 
     /**
@@ -233,7 +247,7 @@ public final class SnapshotRunner implements AutoCloseable {
                 tables.stream().mapToLong(t -> t.table().estimatedRows()).sum();
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         double left = rowsSent == 0 ? -1 : Math.max(0, estimated - rowsSent) / (rowsSent / seconds);
-        return new Standing(tables.size(), done, chunksSent, rowsSent, estimated, left);
+        return new Standing(tables.size(), done, chunksSent, rowsSent, estimated, left, hold.heldMillis());
     }
 
     /** True while the table's snapshot has not been sent in full: its changes may reach rows a target lacks. */
@@ -269,6 +283,7 @@ public final class SnapshotRunner implements AutoCloseable {
         counted.chunks++;
         rowsSent += rows;
         chunksSent++;
+        chunksOut--;
         boolean tableDone = table.done();
         progress = progress.with(chunk.table().name(), table.resumeBound(), tableDone);
         if (tableDone) {
@@ -285,7 +300,11 @@ public final class SnapshotRunner implements AutoCloseable {
                     Math.round(counted.rows / Math.max(seconds, 1e-3)));
         }
         if (progress.complete()) {
-            log.info("pglane source {}: snapshot {} sent every table", settings.connectorName(), progress.snapshotId());
+            log.info(
+                    "pglane source {}: snapshot {} sent every table; new chunks waited {} s in all for the pace",
+                    settings.connectorName(),
+                    progress.snapshotId(),
+                    String.format("%.1f", hold.heldMillis() / 1e3));
         }
         read.decide(true);
         notifyAll();
@@ -328,6 +347,7 @@ public final class SnapshotRunner implements AutoCloseable {
             log.info("The snapshot's {} is read again: {}", chunk.describe(), reason);
             again.add(chunk);
         }
+        chunksOut--;
         read.decide(false);
         notifyAll();
     }
@@ -339,6 +359,7 @@ public final class SnapshotRunner implements AutoCloseable {
             ChunkRead previous = null;
             Chunk chunk;
             while ((chunk = next(reader)) != null) {
+                started();
                 ChunkRead read = new ChunkRead(chunk, settings.serials().incrementAndGet());
                 reads.put(read.serial, read);
                 reader.read(
@@ -364,6 +385,10 @@ public final class SnapshotRunner implements AutoCloseable {
                 failures.fail(new ConnectException("A snapshot thread failed: " + e, e));
             }
         }
+    }
+
+    private synchronized void started() {
+        chunksOut++;
     }
 
     /** Waits until the reader has passed {@code read}'s high watermark (sent it or handed it back), if any. */
@@ -433,6 +458,10 @@ public final class SnapshotRunner implements AutoCloseable {
     private synchronized Claim claim() throws InterruptedException {
         while (!stopping) {
             if (paused) {
+                wait(100);
+                continue;
+            }
+            if (hold.holds(progress.snapshotId(), (long) chunksOut * settings.chunkRows())) {
                 wait(100);
                 continue;
             }

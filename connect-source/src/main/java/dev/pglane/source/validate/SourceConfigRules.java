@@ -1,6 +1,8 @@
 package dev.pglane.source.validate;
 
 import static dev.pglane.source.HousekeepingSettings.HEARTBEAT_ACTION_QUERY;
+import static dev.pglane.source.PaceSettings.SNAPSHOT_PACE_BOOTSTRAP_SERVERS;
+import static dev.pglane.source.PaceSettings.SNAPSHOT_PACE_GROUP;
 import static dev.pglane.source.PgSourceConfig.HEARTBEAT_INTERVAL_MS;
 import static dev.pglane.source.PgSourceConfig.RECONNECT_BACKOFF_INITIAL_MS;
 import static dev.pglane.source.PgSourceConfig.RECONNECT_BACKOFF_MAX_MS;
@@ -24,6 +26,7 @@ final class SourceConfigRules {
         tableLists(report);
         backoff(report);
         signalTopic(report);
+        paceGroup(report);
         heartbeatAction(report);
         singleTopic(report);
     }
@@ -58,6 +61,17 @@ final class SourceConfigRules {
                     SIGNAL_KAFKA_BOOTSTRAP_SERVERS,
                     SIGNAL_KAFKA_BOOTSTRAP_SERVERS + " is required with " + SIGNAL_KAFKA_TOPIC + ": the task reads"
                             + " the signals with a consumer of its own"));
+        }
+    }
+
+    private static void paceGroup(ValidationReport report) {
+        if (report.isValid(SNAPSHOT_PACE_GROUP, SNAPSHOT_PACE_BOOTSTRAP_SERVERS)
+                && !((String) report.value(SNAPSHOT_PACE_GROUP)).isBlank()
+                && ((String) report.value(SNAPSHOT_PACE_BOOTSTRAP_SERVERS)).isBlank()) {
+            report.add(new ConfigProblem(
+                    SNAPSHOT_PACE_BOOTSTRAP_SERVERS,
+                    SNAPSHOT_PACE_BOOTSTRAP_SERVERS + " is required with " + SNAPSHOT_PACE_GROUP + ": the task"
+                            + " reads the group's lag with an admin client of its own"));
         }
     }
 
