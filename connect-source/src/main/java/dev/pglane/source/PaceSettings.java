@@ -23,8 +23,9 @@ public final class PaceSettings {
             + " snapshot.pace.max.lag.ms of work left on the partitions it has committed offsets on (its records left,"
             + " at the rate it consumed them in the last 5 s), so that snapshot rows never pile up in Kafka ahead of"
             + " the stream's own changes, which would wait behind them. The group's lag is read every 0.5 s and is as"
-            + " fresh as its last commit (a sink's every offset.flush.interval.ms of its worker). A sink that stops makes the snapshot wait (the stream goes on);"
-            + " a lag that cannot be read does not (a WARN says so). Empty: the snapshot is not paced.";
+            + " fresh as its last commit (a sink's every offset.flush.interval.ms of its worker). Until the group has"
+            + " committed for 2 s, one chunk at a time goes out. A sink that stops makes the snapshot wait (the stream"
+            + " goes on); a lag that cannot be read does not (a WARN says so). Empty: the snapshot is not paced.";
     static final String SNAPSHOT_PACE_GROUP_DEFAULT = "";
 
     public static final String SNAPSHOT_PACE_MAX_LAG_MS = "snapshot.pace.max.lag.ms";

@@ -151,22 +151,23 @@ public final class GroupLagWatch implements SnapshotPace, AutoCloseable {
     }
 
     /**
-     * A group that has committed nothing paces nothing: say so once, and warn once if it stays so for a minute (a
-     * misnamed group, a sink that never started).
+     * A group that has committed nothing gives no rate, and the snapshot goes one chunk at a time: say so once, and warn
+     * once if it stays so for a minute (a misnamed group, a sink that never started).
      */
     private void tellUncommitted() {
         if (toldUncommitted == 0) {
             toldUncommitted = 1;
             log.info(
-                    "pglane source {}: consumer group {} has committed no offset yet; the snapshot is not paced until"
-                            + " it has",
+                    "pglane source {}: consumer group {} has committed no offset yet; the snapshot sends one chunk at"
+                            + " a time until it has",
                     settings.connectorName(),
                     settings.group());
         } else if (toldUncommitted == 1 && System.nanoTime() - startNanos >= WARN_EVERY.toNanos()) {
             toldUncommitted = 2;
             log.warn(
-                    "pglane source {}: consumer group {} has committed no offset in a minute, so it does not pace the"
-                            + " snapshot; is it the sink's (connect-<sink connector name>) and does the sink run?",
+                    "pglane source {}: consumer group {} has committed no offset in a minute, so the snapshot still"
+                            + " sends one chunk at a time; is it the sink's (connect-<sink connector name>) and does the"
+                            + " sink run?",
                     settings.connectorName(),
                     settings.group());
         }
