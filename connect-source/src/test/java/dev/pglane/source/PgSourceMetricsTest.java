@@ -76,6 +76,7 @@ class PgSourceMetricsTest {
                             "slot-retained-wal-bytes",
                             "slot-safe-wal-bytes",
                             "snapshot-chunks-sent",
+                            "snapshot-held-ms",
                             "snapshot-rows-estimated",
                             "snapshot-rows-sent",
                             "snapshot-seconds-left",

@@ -86,8 +86,9 @@ public record SuiteOptions(
             "                           (default 100: 10,000,000 pgbench_accounts rows)",
             "  --snapshot-wide-rows N   rows of its wide table (about 20 columns, 500 bytes a row; default 1000000)",
             "  --snapshot-threads LIST  snapshot.threads values of pglane's source (default 1,2,4)",
-            "  --snapshot-rate N        pgbench -R on the source while the slot's retained WAL is measured",
-            "                           (TPC-B transactions per second, default 500)",
+            "  --snapshot-rate N        pgbench -R on the source while the slot's retained WAL and the stream's",
+            "                           lag are measured (TPC-B transactions per second, default 1000: half",
+            "                           pglane's sustained rate at lag p99 <= 1 s on 2 cores)",
             "  --no-snapshot            leave out the snapshot stage",
             "  --format F               json (default), avro or both: what pglane's connectors write into Kafka and",
             "                           read from it in the source, sink, latency and end-to-end stages; both runs",
@@ -147,6 +148,6 @@ public record SuiteOptions(
                 words.positive("--snapshot-scale", quick ? 2 : 100),
                 words.positive("--snapshot-wide-rows", quick ? 50_000 : 1_000_000),
                 words.positives("--snapshot-threads", quick ? "1,2" : "1,2,4"),
-                words.positive("--snapshot-rate", 500));
+                words.positive("--snapshot-rate", 1000));
     }
 }

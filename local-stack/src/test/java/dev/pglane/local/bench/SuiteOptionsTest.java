@@ -28,7 +28,10 @@ class SuiteOptionsTest {
         assertEquals(2_000_000, options.backlog().bulkRows());
         assertEquals(List.of(1, 2, 4, 8), options.workers());
         assertEquals(Path.of("local-stack/target/engine-classpath.txt"), options.engineClasspath());
-        assertEquals(new SnapshotOptions(100, 1_000_000, List.of(1, 2, 4), 500), options.snapshot(), "issue #14's");
+        assertEquals(
+                new SnapshotOptions(100, 1_000_000, List.of(1, 2, 4), 1000),
+                options.snapshot(),
+                "issue #14's, under half the sustained rate (#36)");
     }
 
     @Test
@@ -59,7 +62,7 @@ class SuiteOptionsTest {
         assertEquals(50_000, options.backlog().bulkRows());
         assertEquals(List.of(1, 4), options.workers());
         assertNull(options.engineClasspath());
-        assertEquals(new SnapshotOptions(2, 50_000, List.of(1, 2), 500), options.snapshot());
+        assertEquals(new SnapshotOptions(2, 50_000, List.of(1, 2), 1000), options.snapshot());
     }
 
     @Test
