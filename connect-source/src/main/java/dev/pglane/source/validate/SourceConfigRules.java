@@ -54,24 +54,24 @@ final class SourceConfigRules {
     }
 
     private static void signalTopic(ValidationReport report) {
-        if (report.isValid(SIGNAL_KAFKA_TOPIC, SIGNAL_KAFKA_BOOTSTRAP_SERVERS)
-                && !((String) report.value(SIGNAL_KAFKA_TOPIC)).isBlank()
-                && ((String) report.value(SIGNAL_KAFKA_BOOTSTRAP_SERVERS)).isBlank()) {
-            report.add(new ConfigProblem(
-                    SIGNAL_KAFKA_BOOTSTRAP_SERVERS,
-                    SIGNAL_KAFKA_BOOTSTRAP_SERVERS + " is required with " + SIGNAL_KAFKA_TOPIC + ": the task reads"
-                            + " the signals with a consumer of its own"));
-        }
+        brokersWith(report, SIGNAL_KAFKA_TOPIC, SIGNAL_KAFKA_BOOTSTRAP_SERVERS, "reads the signals with a consumer");
     }
 
     private static void paceGroup(ValidationReport report) {
-        if (report.isValid(SNAPSHOT_PACE_GROUP, SNAPSHOT_PACE_BOOTSTRAP_SERVERS)
-                && !((String) report.value(SNAPSHOT_PACE_GROUP)).isBlank()
-                && ((String) report.value(SNAPSHOT_PACE_BOOTSTRAP_SERVERS)).isBlank()) {
+        brokersWith(
+                report,
+                SNAPSHOT_PACE_GROUP,
+                SNAPSHOT_PACE_BOOTSTRAP_SERVERS,
+                "reads the group's lag with an admin client");
+    }
+
+    /** {@code brokers} must be set when {@code key} is: the task {@code does} of its own there. */
+    private static void brokersWith(ValidationReport report, String key, String brokers, String does) {
+        if (report.isValid(key, brokers)
+                && !((String) report.value(key)).isBlank()
+                && ((String) report.value(brokers)).isBlank()) {
             report.add(new ConfigProblem(
-                    SNAPSHOT_PACE_BOOTSTRAP_SERVERS,
-                    SNAPSHOT_PACE_BOOTSTRAP_SERVERS + " is required with " + SNAPSHOT_PACE_GROUP + ": the task"
-                            + " reads the group's lag with an admin client of its own"));
+                    brokers, brokers + " is required with " + key + ": the task " + does + " of its own"));
         }
     }
 
