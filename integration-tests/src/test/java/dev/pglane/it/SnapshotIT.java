@@ -388,11 +388,15 @@ class SnapshotIT {
         try (LogCapture log = LogCapture.start();
                 SinkConnectorRun run = SinkConnectorRun.start(worker, source, target, name, paced, Map.of())) {
             Waits.until("the sink applies chunks", Duration.ofSeconds(60), () -> chunksApplied(run) >= 3);
+            double heldBefore = TaskMetrics.value(name, "snapshot-held-ms");
             worker.rest().pause(run.sinkName());
-            // the sink's offsets stop where it was paused; the chunks read by then still go out
-            Thread.sleep(6000);
+            // the sink's offsets stop where it was paused; the chunks read by then still go out, then the pace holds
+            Waits.until(
+                    "the pace holds the snapshot for 2 s after the pause",
+                    Duration.ofSeconds(30),
+                    () -> TaskMetrics.value(name, "snapshot-held-ms") >= heldBefore + 2000);
             double sentWhilePaused = TaskMetrics.value(name, "snapshot-rows-sent");
-            Thread.sleep(5000);
+            Thread.sleep(5000); // the window in which nothing may start
             assertEquals(
                     sentWhilePaused,
                     TaskMetrics.value(name, "snapshot-rows-sent"),

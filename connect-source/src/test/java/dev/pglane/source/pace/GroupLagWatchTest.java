@@ -54,10 +54,11 @@ class GroupLagWatchTest {
             assertTrue(watch.describe().contains("with nothing consumed for seconds"), watch.describe());
 
             // it consumes fast: its 1,000 records are well under a second of work
-            for (long offset = 1; !holdsNot(watch); offset++) {
-                reader.committed.set(offset * 10_000);
-                Thread.sleep(10);
-            }
+            AtomicLong offset = new AtomicLong();
+            eventually(() -> {
+                reader.committed.set(offset.incrementAndGet() * 10_000);
+                return !watch.holds(0);
+            });
             assertTrue(watch.describe().contains("s of what it consumed lately"), watch.describe());
             assertTrue(watch.holds(100_000_000), "chunks already out count");
 
@@ -70,12 +71,11 @@ class GroupLagWatchTest {
         eventually(reader.closed::get);
     }
 
-    private static boolean holdsNot(GroupLagWatch watch) {
-        return !watch.holds(0);
-    }
-
+    /** Polls {@code condition} until it holds, failing after 5 s. */
     private static void eventually(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "not true within 5 s");
             Thread.sleep(5);
         }
     }
