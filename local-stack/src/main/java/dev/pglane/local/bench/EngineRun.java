@@ -55,7 +55,7 @@ public final class EngineRun {
 
     Measurement measurePglane(String slot, Backlog.Info backlog, String name) throws Exception {
         Properties config = engineConfig(name);
-        config.putAll(engineSource());
+        config.putAll(ConnectorConfigs.forSource(server, "").load(ConnectorConfigs.SOURCE_JSON));
         config.put("name", name);
         config.put("slot.name", slot);
         config.put("publication.name", Backlog.PUBLICATION);
@@ -102,7 +102,7 @@ public final class EngineRun {
     public SnapshotFigures measurePglaneSnapshot(
             String database, String publication, String slot, long rows, String name, int threads) throws Exception {
         Properties config = engineConfig(name);
-        config.putAll(engineSource());
+        config.putAll(ConnectorConfigs.forSource(server, "").load(ConnectorConfigs.SOURCE_JSON));
         config.put("name", name);
         config.put("database.name", database);
         config.put("slot.name", slot);
@@ -144,14 +144,6 @@ public final class EngineRun {
         config.put("publication.name", publication);
         config.put("publication.autocreate.mode", "disabled");
         config.put("provide.transaction.metadata", "false");
-        return config;
-    }
-
-    /** The example source config, without what needs Kafka: the engine hands records to a consumer, no sink paces. */
-    private Map<String, String> engineSource() {
-        Map<String, String> config = ConnectorConfigs.forSource(server, "").load(ConnectorConfigs.SOURCE_JSON);
-        config.remove("snapshot.pace.group");
-        config.remove("snapshot.pace.bootstrap.servers");
         return config;
     }
 

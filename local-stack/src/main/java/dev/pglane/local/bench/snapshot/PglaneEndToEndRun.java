@@ -95,8 +95,9 @@ final class PglaneEndToEndRun {
             long walMax;
             try (RetainedWalSampler wal = RetainedWalSampler.start(source, sourceName)) {
                 Map<String, String> sourceConfig = connectors.source(sourceName, sourceName, "initial", threads);
-                // paced by this run's sink, as the example pairs a source with its sink
+                // paced by this run's sink (snapshot.pace.group)
                 sourceConfig.put("snapshot.pace.group", "connect-" + sinkName);
+                sourceConfig.put("snapshot.pace.bootstrap.servers", connectors.bootstrapServers());
                 connectors.rest().putConnectorConfig(sourceName, sourceConfig);
                 awaitSnapshotComplete(sourceName, sinkName);
                 walMax = wal.stop();
