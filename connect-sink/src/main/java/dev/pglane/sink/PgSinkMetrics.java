@@ -6,6 +6,7 @@ import dev.pglane.sink.apply.ConflictListener;
 import dev.pglane.sink.apply.SequenceListener;
 import dev.pglane.sink.assemble.AssemblerListener;
 import dev.pglane.sink.assemble.SourceTransaction;
+import dev.pglane.sink.flow.SpillCap;
 import dev.pglane.sink.progress.AppliedPosition;
 import dev.pglane.sink.schedule.ApplyListener;
 import dev.pglane.sink.target.TableName;

@@ -1,4 +1,4 @@
-package dev.pglane.sink;
+package dev.pglane.sink.flow;
 
 import dev.pglane.sink.assemble.WaitingHead;
 import java.time.Duration;
@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Called on the task thread only.
  */
-final class HeadWait {
+public final class HeadWait {
     private static final Logger log = LoggerFactory.getLogger(HeadWait.class);
 
     private final long warnAfterNanos;
@@ -27,7 +27,7 @@ final class HeadWait {
     private long sinceNanos;
     private long warnedAtNanos;
 
-    HeadWait(Duration warnAfter) {
+    public HeadWait(Duration warnAfter) {
         this.warnAfterNanos = warnAfter.toNanos();
     }
 
@@ -35,7 +35,7 @@ final class HeadWait {
      * @param waiting the assembler's waiting head now
      * @param consumed whether the sink consumes a topic: one of its partitions is assigned
      */
-    void update(Optional<WaitingHead> waiting, Predicate<String> consumed, long nowNanos) {
+    public void update(Optional<WaitingHead> waiting, Predicate<String> consumed, long nowNanos) {
         if (waiting.isEmpty()) {
             head = null;
             return;
@@ -55,7 +55,7 @@ final class HeadWait {
     }
 
     /** How long the waiting head has waited, 0 if none waits. */
-    long waitedMs(long nowNanos) {
+    public long waitedMs(long nowNanos) {
         return head == null ? 0 : (nowNanos - sinceNanos) / 1_000_000;
     }
 

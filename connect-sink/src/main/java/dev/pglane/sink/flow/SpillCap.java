@@ -1,4 +1,4 @@
-package dev.pglane.sink;
+package dev.pglane.sink.flow;
 
 import java.time.Duration;
 import java.util.function.LongSupplier;
@@ -14,11 +14,11 @@ import java.util.function.LongSupplier;
  * at the cap does not flood its log (the next warning says how many went unlogged), and the clearing of a
  * warned episode too.
  */
-final class SpillCap {
-    static final Duration WARN_INTERVAL = Duration.ofMinutes(1);
+public final class SpillCap {
+    public static final Duration WARN_INTERVAL = Duration.ofMinutes(1);
 
     /** Where the cap's transitions go: metrics and the log. */
-    interface Listener {
+    public interface Listener {
         /**
          * The spill files hold {@code bytes}, more than {@code maxBytes}.
          *
@@ -40,7 +40,7 @@ final class SpillCap {
     private long lastWarning;
     private int unwarned;
 
-    SpillCap(long maxBytes, Listener listener) {
+    public SpillCap(long maxBytes, Listener listener) {
         this(maxBytes, listener, System::nanoTime);
     }
 
@@ -55,7 +55,7 @@ final class SpillCap {
      * @param bytes the spill files' bytes now
      * @return whether the cap is reached
      */
-    boolean update(long bytes) {
+    public boolean update(long bytes) {
         if (!reached && bytes > maxBytes) {
             reached = true;
             long now = nanoTime.getAsLong();

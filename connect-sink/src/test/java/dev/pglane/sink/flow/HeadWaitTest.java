@@ -1,4 +1,4 @@
-package dev.pglane.sink;
+package dev.pglane.sink.flow;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.pglane.sink;
+package dev.pglane.sink.flow;
 
 /**
  * When the sink task pauses and resumes all its partitions ({@link PartitionFlow} pauses only those
@@ -9,12 +9,12 @@ package dev.pglane.sink;
  * partition paused here (over its limit it spills instead). Otherwise they resume below half the limits, so
  * that pause and resume do not alternate on every put().
  */
-final class Backpressure {
+public final class Backpressure {
     private final long maxBytes;
     private final int maxTransactions;
     private boolean paused;
 
-    Backpressure(long maxBytes, int maxTransactions) {
+    public Backpressure(long maxBytes, int maxTransactions) {
         this.maxBytes = maxBytes;
         this.maxTransactions = maxTransactions;
     }
@@ -24,7 +24,7 @@ final class Backpressure {
      * @param heldBytes heap bytes held by the assembler and by those transactions
      * @return whether every partition should be paused now
      */
-    boolean update(int inFlight, long heldBytes) {
+    public boolean update(int inFlight, long heldBytes) {
         boolean over = heldBytes > maxBytes || inFlight >= maxTransactions;
         boolean wellUnder = heldBytes < maxBytes / 2 && inFlight < maxTransactions / 2;
         if (!paused && over && inFlight > 0) {
@@ -36,7 +36,7 @@ final class Backpressure {
     }
 
     /** The partitions were resumed by other means (a rewind). */
-    void resumed() {
+    public void resumed() {
         paused = false;
     }
 }

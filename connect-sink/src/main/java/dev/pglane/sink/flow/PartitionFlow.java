@@ -1,4 +1,4 @@
-package dev.pglane.sink;
+package dev.pglane.sink.flow;
 
 import dev.pglane.sink.assemble.Awaited;
 import java.util.HashSet;
@@ -19,12 +19,12 @@ import org.apache.kafka.common.TopicPartition;
  * many; the same partitions pause while the spill files are over spill.max.bytes ({@link SpillCap}). The
  * awaited partitions always keep flowing, so the head of the commit order can always complete.
  */
-final class PartitionFlow {
+public final class PartitionFlow {
     private final int limit;
     private final Predicate<String> markerTopic;
     private boolean skewed;
 
-    PartitionFlow(int limit, Predicate<String> markerTopic) {
+    public PartitionFlow(int limit, Predicate<String> markerTopic) {
         if (limit < 2) {
             throw new IllegalArgumentException("limit must be at least 2: " + limit);
         }
@@ -33,7 +33,7 @@ final class PartitionFlow {
     }
 
     /** The limit for a sink that holds at most {@code bufferMaxTransactions} transactions in all. */
-    static int limitFor(int bufferMaxTransactions) {
+    public static int limitFor(int bufferMaxTransactions) {
         return Math.max(16, bufferMaxTransactions / 10);
     }
 
@@ -45,7 +45,7 @@ final class PartitionFlow {
      * @param spillCapped whether the spill files reached spill.max.bytes
      * @param awaited what the next transaction waits for, asked only when needed
      */
-    Set<TopicPartition> ahead(
+    public Set<TopicPartition> ahead(
             int heldCopies, boolean spillCapped, Supplier<Awaited> awaited, Set<TopicPartition> assignment) {
         if (heldCopies > limit) {
             skewed = true;
