@@ -37,6 +37,8 @@ final class Demo {
     private static final int CLIENTS = 2;
     private static final Duration CONNECTORS_START = Duration.ofSeconds(90);
     private static final Duration MIN_CATCH_UP = Duration.ofSeconds(120);
+    /** How long after the catch-up the sink's snapshot-complete is waited for, when the last chunk came last. */
+    private static final Duration SNAPSHOT_REPORT_GRACE = Duration.ofSeconds(5);
     /** pgbench's share of a paced rate; the mixed workload, whose transactions write several tables, has the rest. */
     private static final double PGBENCH_SHARE = 0.75;
 
@@ -117,7 +119,7 @@ final class Demo {
                 view.status(() -> "caught up");
                 view.close();
                 report.caughtUp(caughtUp, begin, workloadEnd, lag);
-                report.snapshot(snapshot.took());
+                report.snapshot(snapshot.took(SNAPSHOT_REPORT_GRACE));
             }
             ComparisonReport comparison = new DatabaseComparator(
                             stack.source().jdbcUrl(), stack.target().jdbcUrl())

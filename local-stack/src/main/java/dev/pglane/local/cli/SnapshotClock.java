@@ -56,8 +56,13 @@ final class SnapshotClock implements AutoCloseable {
         }
     }
 
-    /** From the connectors' creation to the snapshot's last chunk on the target; empty while it is not there. */
-    Optional<Duration> took() {
+    /**
+     * From the connectors' creation to the snapshot's last chunk on the target, waiting up to {@code grace} for the
+     * sink to report it: when that chunk is the last thing the sink applies, a caller that saw the sink catch up asks
+     * within a reading of its commit. Empty when it is not reported by then.
+     */
+    Optional<Duration> took(Duration grace) throws InterruptedException {
+        thread.join(Math.max(1, grace.toMillis())); // join(0) would wait for ever
         return Optional.ofNullable(took);
     }
 

@@ -8,11 +8,6 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import javax.management.Attribute;
-import javax.management.AttributeList;
-import javax.management.AttributeNotFoundException;
-import javax.management.DynamicMBean;
-import javax.management.MBeanInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterEach;
@@ -89,44 +84,6 @@ class ConnectorMetricsReaderTest {
     }
 
     private void task(String connector, int task, Map<String, Object> attributes) throws Exception {
-        ObjectName name = new ObjectName("kafka.connect:type=plugins,connector=" + connector + ",task=" + task);
-        server.registerMBean(new Attributes(attributes), name);
-        registered.add(name);
-    }
-
-    /** Read-only attributes, as Kafka's JMX reporter exposes metrics. */
-    private record Attributes(Map<String, Object> values) implements DynamicMBean {
-        @Override
-        public Object getAttribute(String attribute) throws AttributeNotFoundException {
-            if (!values.containsKey(attribute)) {
-                throw new AttributeNotFoundException(attribute);
-            }
-            return values.get(attribute);
-        }
-
-        @Override
-        public void setAttribute(Attribute attribute) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public AttributeList getAttributes(String[] attributes) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public AttributeList setAttributes(AttributeList attributes) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Object invoke(String action, Object[] params, String[] signature) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public MBeanInfo getMBeanInfo() {
-            return new MBeanInfo(Attributes.class.getName(), "metrics", null, null, null, null);
-        }
+        registered.add(PluginMetricsBean.register(server, connector, task, attributes));
     }
 }
