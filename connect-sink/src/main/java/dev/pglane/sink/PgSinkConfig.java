@@ -413,6 +413,7 @@ public final class PgSinkConfig extends AbstractConfig {
                         LOW,
                         SOURCE_TOPIC_SINGLE_NAME_DOC);
         DecodeSettings.define(input);
+        TableGroupSettings.define(input);
         defineApply(new ConfigGroup(def, GROUP_APPLY));
         BufferingSettings.define(new ConfigGroup(def, GROUP_BUFFERING));
         defineProgress(new ConfigGroup(def, GROUP_PROGRESS));

@@ -1,6 +1,7 @@
 package dev.pglane.sink;
 
 import dev.pglane.connect.database.SqlStateClass;
+import dev.pglane.sink.admit.CountedTopics;
 import dev.pglane.sink.admit.RecordAdmission;
 import dev.pglane.sink.assemble.AssemblerSettings;
 import dev.pglane.sink.assemble.SourceTransaction;
@@ -61,6 +62,9 @@ public final class PgSinkTask extends SinkTask {
     private String markerTopic;
     private DecodeLanes decodeLanes;
     private String messagesTopic;
+    /** The topics whose records a transaction waits for: all change topics, or a table group's. */
+    private CountedTopics countedTopics;
+
     private PgSinkMetrics metrics;
     private final OffsetLedger ledger = new OffsetLedger();
     /** Submitted transactions not yet committed, by apply sequence; their changes are freed on commit. */
@@ -101,6 +105,8 @@ public final class PgSinkTask extends SinkTask {
                         markerTopic, admission(config), PayloadReader.of(decoding.format(), decoding.avro())),
                 "pglane-" + sinkName);
         messagesTopic = TopicNames.perTable(config.sourceTopicPrefix()).messagesTopic();
+        countedTopics = new CountedTopics(
+                sinkName, TableGroupSettings.scope(config), config.consumedTopics(), messagesTopic, this::consumes);
         metrics = PgSinkMetrics.create(context, "pglane sink " + sinkName);
         backpressure = new Backpressure(config.bufferMaxBytes(), config.bufferMaxTransactions());
         flow = new PartitionFlow(PartitionFlow.limitFor(config.bufferMaxTransactions()), markerTopic::equals);
@@ -311,7 +317,7 @@ public final class PgSinkTask extends SinkTask {
                         config.bufferMaxBytes(),
                         spillArea,
                         config.spillMaxBytes(),
-                        this::isCounted,
+                        countedTopics,
                         AssemblerSettings.abandonAfterEnds(config.bufferMaxTransactions())),
                 pipeline.applied(),
                 metrics);
@@ -321,16 +327,6 @@ public final class PgSinkTask extends SinkTask {
             resumeAll();
         }
         return !restart;
-    }
-
-    /**
-     * Whether a transaction waits for its records on {@code topic}, as its END counts them. Every table
-     * topic counts, also one not assigned yet (a topic matched by {@code topics.regex} is picked up
-     * only at the consumer's next metadata refresh; applying without its records would lose them). The
-     * messages topic counts only when consumed: the sink never applies logical decoding messages.
-     */
-    private boolean isCounted(String topic) {
-        return !topic.equals(messagesTopic) || consumes(topic);
     }
 
     /** Whether a partition of {@code topic} is assigned to this task. */

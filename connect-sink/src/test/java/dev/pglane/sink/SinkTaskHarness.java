@@ -31,7 +31,9 @@ final class SinkTaskHarness {
             TargetServer target, FakeSinkTaskContext context, String name, int workers, Map<String, String> settings) {
         Map<String, String> props = new HashMap<>(settings);
         props.put("name", name);
-        props.put("topics.regex", "shop\\..*");
+        if (!settings.containsKey("topics")) {
+            props.putIfAbsent("topics.regex", "shop\\..*");
+        }
         props.put(DatabaseSettings.HOST, "127.0.0.1");
         props.put(DatabaseSettings.PORT, Integer.toString(target.endpoint().port()));
         props.put(DatabaseSettings.NAME, "postgres");

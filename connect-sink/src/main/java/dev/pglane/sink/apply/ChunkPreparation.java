@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * in by COPY. Any other chunk deletes the rows of its key range that it does not hold ({@link StrayRows}).
  *
  * <p>A chunk's table is that of its records. A chunk without records names its table only by {@code schema.table}
- * text, which is not checked like a record, so the target is left as it is, with a WARN.
+ * text, which is not checked like a record, so the target is left as it is: with a WARN when the chunk is empty, quietly
+ * when its END counts rows this sink does not have (a table group's sink passes over their topic).
  */
 final class ChunkPreparation {
     private static final Logger log = LoggerFactory.getLogger(ChunkPreparation.class);
@@ -112,6 +113,13 @@ final class ChunkPreparation {
             return;
         }
         TableName table = chunkTable(tx);
+        if (table == null && tx.end().eventCount() > 0) {
+            // its rows are on a topic a table group passes over (apply.scope), or all went to the dead letter queue,
+            // which reported each: the range is another sink's, or not known to be complete
+            log.debug(
+                    "Snapshot chunk {} of {} ({}): none of its rows here", chunk.chunk(), chunk.table(), tx.describe());
+            return;
+        }
         if (table == null) {
             log.warn(
                     "Snapshot chunk {} of {} ({}) holds no rows: rows the target has in its key range are not checked"

@@ -1,0 +1,63 @@
+package dev.pglane.sink.admit;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which of the topics an END counts records on a transaction waits for. Applying whole transactions ({@link
+ * ApplyScope#TRANSACTION}), every change topic counts, also one not assigned yet: a topic {@code topics.regex} matches
+ * is picked up only at the consumer's next metadata refresh, and applying without its records would lose them.
+ * Applying a table group ({@link ApplyScope#CONSUMED_TOPICS}), the topics the configuration consumes count ({@code
+ * topics} or {@code topics.regex}, assigned yet or not) and the others are passed over, which the log says once for
+ * each. The messages topic counts only when assigned: the sink never applies logical decoding messages.
+ *
+ * <p>Called on the task thread only.
+ */
+public final class CountedTopics implements Predicate<String> {
+    private static final Logger log = LoggerFactory.getLogger(CountedTopics.class);
+    /** Passed-over topics remembered so that each is told once; the names come from ENDs, so the set is bounded. */
+    static final int TOLD_MAX = 10_000;
+
+    private final String sink;
+    private final ApplyScope scope;
+    private final ConsumedTopics consumed;
+    private final String messagesTopic;
+    private final Predicate<String> assigned;
+    private final Set<String> told = new HashSet<>();
+
+    /**
+     * @param sink the sink's name, for the log
+     * @param assigned whether a partition of a topic is assigned to the task now
+     */
+    public CountedTopics(
+            String sink, ApplyScope scope, ConsumedTopics consumed, String messagesTopic, Predicate<String> assigned) {
+        this.sink = sink;
+        this.scope = scope;
+        this.consumed = consumed;
+        this.messagesTopic = messagesTopic;
+        this.assigned = assigned;
+    }
+
+    @Override
+    public boolean test(String topic) {
+        if (topic.equals(messagesTopic)) {
+            return assigned.test(topic);
+        }
+        if (scope == ApplyScope.TRANSACTION || consumed.includes(topic)) {
+            return true;
+        }
+        if (told.size() < TOLD_MAX && told.add(topic)) {
+            log.info(
+                    "pglane sink {} applies a table group (apply.scope=consumed_topics, {}): the records of source"
+                            + " transactions on topic {} are not its share, it applies the rest of those transactions"
+                            + " without them and leaves them to the sinks that consume that topic",
+                    sink,
+                    consumed,
+                    topic);
+        }
+        return false;
+    }
+}
