@@ -117,7 +117,11 @@ final class ApplyWorker implements Runnable {
                 return sequence.halted() ? Outcome.HALTED : rerun(job, "commit-order deadlock", false);
             }
             enter(job, Phase.COMMITTING, attempt);
-            applier.commit(tx);
+            if (carriedByLater(job)) {
+                applier.rollback(); // it wrote nothing; the next commit records a position past it
+            } else {
+                applier.commit(tx);
+            }
             open = false;
         } catch (SQLException e) {
             return onFailure(job, e, ahead);
@@ -130,6 +134,18 @@ final class ApplyWorker implements Runnable {
         notifyCommitted(job);
         sequence.markCommitted(job.sequence());
         return Outcome.COMMITTED;
+    }
+
+    /**
+     * Whether {@code job} changes nothing on the target and a later transaction is already queued, which will record
+     * a position past it. A sink applying a table group ({@code apply.scope}) gets many source transactions without
+     * a row of its tables; a target commit each would cost it as much as a transaction that has rows. Its restart
+     * position stays behind by these transactions only, and applying them again changes nothing. A snapshot chunk
+     * with no rows still deletes its key range's rows, so it always commits.
+     */
+    private boolean carriedByLater(ScheduledTransaction job) {
+        SourceTransaction tx = job.tx();
+        return tx.changes().count() == 0 && tx.end().snapshot() == null && sequence.submitted() > job.sequence();
     }
 
     /**

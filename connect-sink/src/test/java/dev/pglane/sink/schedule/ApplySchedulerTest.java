@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.schedule.SampleTables.TxBuilder;
+import dev.pglane.wire.marker.SnapshotChunk;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,33 @@ class ApplySchedulerTest {
             assertEquals(2, db.maxOpen());
             assertEquals(List.of(1L, 2L), db.committedXids());
             db.assertNoConflictingOverlap(Set.of());
+        }
+    }
+
+    /**
+     * A table group's sink gets transactions without a row of its tables: one queued behind them records their
+     * position, so only the last of a run commits on the target. A chunk without rows still commits (it deletes its
+     * key range's rows), and the last transaction of all commits since nothing comes after it.
+     */
+    @Test
+    void transactionsThatChangeNothingCommitOnlyWhenNothingQueuedCarriesThem() throws Exception {
+        try (SchedulerHarness harness = new SchedulerHarness(2, INTERVAL, 3)) {
+            FakeDatabase db = harness.db;
+            db.script(1, (session, attempt) -> db.await(session, () -> harness.scheduler.inFlight() == 6, "6 queued"));
+            SourceTransaction emptyChunk = new TxBuilder(4)
+                    .snapshotChunk(new SnapshotChunk("s", "public.accounts", 1, true, false, null, false))
+                    .build();
+            harness.submit(
+                    insertAccount(1, 1),
+                    new TxBuilder(2).build(),
+                    new TxBuilder(3).build(),
+                    emptyChunk,
+                    new TxBuilder(5).build(),
+                    new TxBuilder(6).build());
+            harness.awaitIdle();
+            harness.scheduler.checkFailure();
+            assertEquals(List.of(1L, 4L, 6L), db.committedXids());
+            assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), harness.listener.committedSequences());
         }
     }
 
