@@ -1,6 +1,9 @@
 package dev.pglane.sink;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.sink.admit.ApplyScope;
+import dev.pglane.sink.admit.ConsumedTopics;
+import dev.pglane.sink.admit.NeighbourSinks;
 import dev.pglane.sink.admit.SequenceBoundary;
 import dev.pglane.sink.admit.TableBoundary;
 import dev.pglane.sink.apply.ApplySession;
@@ -45,6 +48,7 @@ final class ApplyPipeline implements AutoCloseable {
 
     private final Connection control;
     private final AppliedPosition applied;
+    private final NeighbourSinks neighbours;
     private final boolean asyncCommit;
     private final BlockingMonitor monitor;
     private final ApplyScheduler scheduler;
@@ -52,11 +56,13 @@ final class ApplyPipeline implements AutoCloseable {
     private ApplyPipeline(
             Connection control,
             AppliedPosition applied,
+            NeighbourSinks neighbours,
             boolean asyncCommit,
             BlockingMonitor monitor,
             ApplyScheduler scheduler) {
         this.control = control;
         this.applied = applied;
+        this.neighbours = neighbours;
         this.asyncCommit = asyncCommit;
         this.monitor = monitor;
         this.scheduler = scheduler;
@@ -120,17 +126,13 @@ final class ApplyPipeline implements AutoCloseable {
             }
             AppliedPosition applied = progress.claim(control);
             identity.stored(applied);
+            NeighbourSinks neighbours = progress.neighbours(control);
             DurabilityBarrier.run(control);
             BlockingMonitor monitor = new BlockingMonitor(endpoint, appName + "-monitor");
             opened.add(monitor);
             WriteSetBuilder writeSets = new WriteSetBuilder(mapping, catalog::lookup, snapshotTruncate);
-            SchedulerSettings schedulerSettings = new SchedulerSettings(
-                    config.deadlockCheckInterval(),
-                    config.applyRetryMax(),
-                    HISTORY_MAX_KEYS,
-                    appName,
-                    config.applyOverlap());
-            ApplyScheduler scheduler = new ApplyScheduler(workers, monitor, writeSets::of, schedulerSettings, metrics);
+            ApplyScheduler scheduler =
+                    new ApplyScheduler(workers, monitor, writeSets::of, schedulerSettings(config, appName), metrics);
             log.info(
                     "Apply pipeline of {} ready in {} ms: {} workers, applied position {}",
                     sinkName,
@@ -139,11 +141,25 @@ final class ApplyPipeline implements AutoCloseable {
                     applied.endLsn());
             metrics.applied(applied);
             return new ApplyPipeline(
-                    control, applied, config.synchronousCommit() == SynchronousCommit.OFF, monitor, scheduler);
+                    control,
+                    applied,
+                    neighbours,
+                    config.synchronousCommit() == SynchronousCommit.OFF,
+                    monitor,
+                    scheduler);
         } catch (SQLException | RuntimeException e) {
             closeQuietly(opened);
             throw e;
         }
+    }
+
+    private static SchedulerSettings schedulerSettings(PgSinkConfig config, String appName) {
+        return new SchedulerSettings(
+                config.deadlockCheckInterval(),
+                config.applyRetryMax(),
+                HISTORY_MAX_KEYS,
+                appName,
+                config.applyOverlap());
     }
 
     private static ProgressLog progressLog(PgSinkConfig config, String sinkName, SourceIdentityCheck identity) {
@@ -151,13 +167,20 @@ final class ApplyPipeline implements AutoCloseable {
         if (config.progressStore() == ProgressStore.REPLICATION_ORIGIN) {
             return new ReplicationOrigins(sinkName, server, config.applyWorkers());
         }
-        ProgressTable table = new ProgressTable(config.progressTable(), sinkName, server, identity);
+        ConsumedTopics group =
+                TableGroupSettings.scope(config) == ApplyScope.CONSUMED_TOPICS ? config.consumedTopics() : null;
+        ProgressTable table = new ProgressTable(config.progressTable(), sinkName, server, identity, group);
         return config.appliesUnderOrigin() ? new OriginTaggedProgress(table) : table;
     }
 
     /** The position the target had applied when the pipeline opened. */
     AppliedPosition applied() {
         return applied;
+    }
+
+    /** The other sinks the progress store records for this source, read when the pipeline opened. */
+    NeighbourSinks neighbours() {
+        return neighbours;
     }
 
     long submit(SourceTransaction tx) {

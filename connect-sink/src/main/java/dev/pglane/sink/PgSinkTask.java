@@ -308,6 +308,7 @@ public final class PgSinkTask extends SinkTask {
             throw new RetriableException(
                     "Cannot reach the target " + config.database().address() + ": " + e.getMessage(), e);
         }
+        countedTopics.neighbours(pipeline.neighbours());
         boolean restart = assembler != null;
         Map<TopicPartition, Long> rewind = restart ? rewindPositions(records) : Map.of();
         closeHeldState();

@@ -6,6 +6,7 @@ import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
 import dev.pglane.connect.config.ConfigGroup;
 import dev.pglane.connect.config.EnumChoice;
 import dev.pglane.sink.admit.ApplyScope;
+import java.util.function.Function;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
 /**
@@ -34,5 +35,10 @@ public final class TableGroupSettings {
 
     static ApplyScope scope(PgSinkConfig config) {
         return SCOPES.parse(config.getString(APPLY_SCOPE));
+    }
+
+    /** The scope, from a parsed config or from the values of a validation. */
+    public static ApplyScope scope(Function<String, Object> parsed) {
+        return SCOPES.parse((String) parsed.apply(APPLY_SCOPE));
     }
 }

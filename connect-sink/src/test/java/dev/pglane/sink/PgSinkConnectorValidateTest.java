@@ -79,6 +79,43 @@ class PgSinkConnectorValidateTest {
         }
     }
 
+    /**
+     * A table group that takes in a topic another sink of the same source applies to this target is refused, naming
+     * that sink; one that shares nothing with the other groups, and a sink of another source, are not.
+     */
+    @Test
+    void aTableGroupMayNotTakeInATopicAnotherSinkAppliesToTheSameTarget() throws SQLException {
+        try (Connection c = server.getPostgresDatabase().getConnection();
+                Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA groups");
+            st.execute("CREATE TABLE groups.progress (sink_name text NOT NULL, source_server text NOT NULL,"
+                    + " end_lsn pg_lsn NOT NULL, xid bigint NOT NULL, table_group text,"
+                    + " PRIMARY KEY (sink_name, source_server))");
+            st.execute("INSERT INTO groups.progress VALUES ('orders', 'pglane', '0/0', 0,"
+                    + " 'topics pglane.transactions,pglane.public.orders'),"
+                    + " ('items', 'pglane', '0/0', 0, 'topics.regex pglane\\.public\\.item.*'),"
+                    + " ('elsewhere', 'other', '0/0', 0, NULL)");
+        }
+        Map<String, String> props = config("postgres");
+        props.remove("topics.regex");
+        props.put(PgSinkConfig.PROGRESS_TABLE, "groups.progress");
+        props.put(TableGroupSettings.APPLY_SCOPE, "consumed_topics");
+        props.put(PgSinkConfig.AUTO_CREATE, "true");
+        props.put("topics", "pglane.transactions,pglane.public.customers");
+        assertEquals(Map.of(), errors(props), "the marker topic is every group's");
+
+        props.put("topics", "pglane.transactions,pglane.public.customers,pglane.public.orders,pglane.public.items");
+        Map<String, List<String>> errors = errors(props);
+        assertOn(errors, "topics", "Sink orders applies pglane.public.orders of this group to the same target");
+        assertOn(errors, "topics", "Sink items applies pglane.public.items of this group");
+        assertOn(errors, "topics", "DELETE FROM \"groups\".\"progress\" WHERE sink_name = 'items'");
+        assertEquals(2, errors.get("topics").size(), errors::toString);
+
+        props.remove("topics");
+        props.put("topics.regex", "pglane\\.(transactions|public\\.orders)");
+        assertOn(errors(props), "topics.regex", "Sink orders applies pglane.public.orders of this group");
+    }
+
     @Test
     void grantedRoleHasNoErrorsAndNoSuperuserWarning() {
         try (LogCapture log = LogCapture.start()) {

@@ -6,13 +6,19 @@ import static dev.pglane.sink.TaskRecords.MARKERS;
 import static dev.pglane.sink.TaskRecords.insert;
 import static dev.pglane.sink.TaskRecords.start;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.logging.LogCapture;
+import dev.pglane.sink.admit.ConsumedTopics;
 import dev.pglane.sink.apply.TargetServer;
+import dev.pglane.sink.progress.ProgressTable;
+import dev.pglane.sink.progress.SourceIdentityCheck;
+import dev.pglane.sink.target.TableName;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.marker.DataCollectionCount;
 import dev.pglane.wire.marker.Marker;
 import dev.pglane.wire.marker.SnapshotChunk;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +52,20 @@ class PgSinkTaskTableGroupTest {
                 "INSERT INTO public.other VALUES (1, 'kept'), (2, 'kept')");
     }
 
+    /** The sink that applies the other group, as its progress row records it. */
+    private static void otherGroupRecorded() throws SQLException {
+        ProgressTable others = new ProgressTable(
+                new TableName("public", "pglane_progress"),
+                "others",
+                "shop",
+                new SourceIdentityCheck("shop"),
+                ConsumedTopics.listed(List.of(OTHER_TOPIC)));
+        try (Connection c = target.connect()) {
+            others.prepare(c);
+            others.claim(c);
+        }
+    }
+
     @Test
     void aGroupAppliesItsShareAndPassesOverTheRestIncludingAnotherTablesSnapshotChunks() throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext(List.of(MARKERS, LEDGER_0));
@@ -56,6 +76,7 @@ class PgSinkTaskTableGroupTest {
                 "shop\\.(transactions|public\\.ledger)",
                 PgSinkConfig.SNAPSHOT_TARGET_PREPARE,
                 "truncate");
+        otherGroupRecorded();
         List<String> lines;
         try (LogCapture log = LogCapture.start()) {
             PgSinkTask task = SinkTaskHarness.startTask(target, context, 2, settings);
@@ -86,6 +107,9 @@ class PgSinkTaskTableGroupTest {
         List<String> passedOver = lines.stream()
                 .filter(l -> l.contains("applies a table group") && l.contains("on topic " + OTHER_TOPIC))
                 .toList();
+        assertTrue(
+                passedOver.get(0).contains("leaves them to [others (topics " + OTHER_TOPIC + ")]"),
+                passedOver::toString);
         assertEquals(1, passedOver.size(), () -> "told once: " + lines);
         List<String> warnings = new ArrayList<>(
                 lines.stream().filter(l -> l.startsWith("WARN ")).toList());

@@ -11,6 +11,9 @@ import java.util.regex.Pattern;
  * of them (a sequence value in the messages topic) must not reach that table.
  */
 public final class ConsumedTopics {
+    private static final String REGEX = "topics.regex ";
+    private static final String LIST = "topics ";
+
     private final List<String> topics;
     private final Pattern regex;
 
@@ -42,12 +45,40 @@ public final class ConsumedTopics {
         return new ConsumedTopics(List.of(), Pattern.compile(regex));
     }
 
+    /**
+     * The topics {@link #toString()} names ({@code topics a,b} or {@code topics.regex <pattern>}), as a sink's table
+     * group is recorded beside its progress.
+     *
+     * @throws IllegalArgumentException for any other text
+     */
+    public static ConsumedTopics parse(String declaration) {
+        if (declaration.startsWith(REGEX)) {
+            return matching(declaration.substring(REGEX.length()));
+        }
+        if (declaration.startsWith(LIST)) {
+            return listed(Arrays.stream(declaration.substring(LIST.length()).split(","))
+                    .filter(t -> !t.isEmpty())
+                    .toList());
+        }
+        throw new IllegalArgumentException("not a table group: " + declaration);
+    }
+
+    /** The listed topics, empty for a regex. */
+    public List<String> listed() {
+        return topics;
+    }
+
+    /** Whether the topics are a regex, which only a topic's name can be checked against. */
+    public boolean isRegex() {
+        return regex != null;
+    }
+
     public boolean includes(String topic) {
         return regex != null ? regex.matcher(topic).matches() : topics.contains(topic);
     }
 
     @Override
     public String toString() {
-        return regex != null ? "topics.regex " + regex.pattern() : "topics " + String.join(",", topics);
+        return regex != null ? REGEX + regex.pattern() : LIST + String.join(",", topics);
     }
 }

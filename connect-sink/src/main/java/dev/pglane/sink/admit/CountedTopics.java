@@ -1,6 +1,7 @@
 package dev.pglane.sink.admit;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -12,13 +13,15 @@ import org.slf4j.LoggerFactory;
  * is picked up only at the consumer's next metadata refresh, and applying without its records would lose them.
  * Applying a table group ({@link ApplyScope#CONSUMED_TOPICS}), the topics the configuration consumes count ({@code
  * topics} or {@code topics.regex}, assigned yet or not) and the others are passed over, which the log says once for
- * each. The messages topic counts only when assigned: the sink never applies logical decoding messages.
+ * each. The messages topic counts only when assigned: the sink never applies logical decoding messages. Once the other
+ * sinks on the target are known ({@link NeighbourSinks}), the first sight of a topic also warns if another sink applies
+ * it too, or if a topic this group passes over is applied by none.
  *
  * <p>Called on the task thread only.
  */
 public final class CountedTopics implements Predicate<String> {
     private static final Logger log = LoggerFactory.getLogger(CountedTopics.class);
-    /** Passed-over topics remembered so that each is told once; the names come from ENDs, so the set is bounded. */
+    /** Topics seen, so that each is told of once; the names come from ENDs, so the set is bounded. */
     static final int TOLD_MAX = 10_000;
 
     private final String sink;
@@ -27,6 +30,7 @@ public final class CountedTopics implements Predicate<String> {
     private final String messagesTopic;
     private final Predicate<String> assigned;
     private final Set<String> told = new HashSet<>();
+    private NeighbourSinks neighbours = NeighbourSinks.UNKNOWN;
 
     /**
      * @param sink the sink's name, for the log
@@ -41,23 +45,57 @@ public final class CountedTopics implements Predicate<String> {
         this.assigned = assigned;
     }
 
+    /** The other sinks on this target, once the apply pipeline has read them. */
+    public void neighbours(NeighbourSinks sinks) {
+        neighbours = sinks;
+    }
+
     @Override
     public boolean test(String topic) {
         if (topic.equals(messagesTopic)) {
             return assigned.test(topic);
         }
-        if (scope == ApplyScope.TRANSACTION || consumed.includes(topic)) {
-            return true;
-        }
+        boolean counts = scope == ApplyScope.TRANSACTION || consumed.includes(topic);
         if (told.size() < TOLD_MAX && told.add(topic)) {
-            log.info(
-                    "pglane sink {} applies a table group (apply.scope=consumed_topics, {}): the records of source"
-                            + " transactions on topic {} are not its share, it applies the rest of those transactions"
-                            + " without them and leaves them to the sinks that consume that topic",
+            tell(topic, counts);
+        }
+        return counts;
+    }
+
+    /** What the first transaction with records on {@code topic} shows: the topic is applied twice, or not at all. */
+    private void tell(String topic, boolean counts) {
+        List<NeighbourSinks.Neighbour> others = neighbours.applying(topic);
+        if (counts) {
+            if (!others.isEmpty()) {
+                log.warn(
+                        "pglane sink {} applies topic {}, and so does {} on the same target: each writes the topic's"
+                                + " table in its own time, so its rows can step back to an older state while one"
+                                + " trails the other. Give each topic to one sink's topics or topics.regex ({})",
+                        sink,
+                        topic,
+                        others,
+                        neighbours);
+            }
+            return;
+        }
+        if (neighbours.known() && others.isEmpty()) {
+            log.warn(
+                    "pglane sink {} applies a table group ({}) and no sink applies topic {} to this target ({}): the"
+                            + " records of source transactions on it reach no table here. Add the topic to a group, or"
+                            + " start a sink for it",
                     sink,
                     consumed,
-                    topic);
+                    topic,
+                    neighbours);
+            return;
         }
-        return false;
+        log.info(
+                "pglane sink {} applies a table group (apply.scope=consumed_topics, {}): the records of source"
+                        + " transactions on topic {} are not its share, it applies the rest of those transactions"
+                        + " without them and leaves them to {}",
+                sink,
+                consumed,
+                topic,
+                others.isEmpty() ? "the sinks that consume that topic" : others);
     }
 }

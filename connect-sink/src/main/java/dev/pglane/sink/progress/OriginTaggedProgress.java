@@ -1,5 +1,6 @@
 package dev.pglane.sink.progress;
 
+import dev.pglane.sink.admit.NeighbourSinks;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.slf4j.Logger;
@@ -34,6 +35,11 @@ public final class OriginTaggedProgress implements ProgressLog {
     public void setUpSession(Connection connection, int worker) throws SQLException {
         store.setUpSession(connection, worker);
         log.debug("Apply worker {} writes under replication origin {}", worker, OriginPool.bindFree(connection));
+    }
+
+    @Override
+    public NeighbourSinks neighbours(Connection connection) throws SQLException {
+        return store.neighbours(connection);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.pglane.sink.progress;
 
+import dev.pglane.sink.admit.NeighbourSinks;
 import java.sql.Connection;
 import java.sql.SQLException;
 
@@ -30,4 +31,9 @@ public interface ProgressLog {
      * for. If recording fails, nothing is committed.
      */
     void recordAndCommit(Connection connection, AppliedPosition position) throws SQLException;
+
+    /** The other sinks this store records for the same source, with their table groups; unknown by default. */
+    default NeighbourSinks neighbours(Connection connection) throws SQLException {
+        return NeighbourSinks.UNKNOWN;
+    }
 }

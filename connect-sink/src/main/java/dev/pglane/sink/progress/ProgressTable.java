@@ -1,5 +1,7 @@
 package dev.pglane.sink.progress;
 
+import dev.pglane.sink.admit.ConsumedTopics;
+import dev.pglane.sink.admit.NeighbourSinks;
 import dev.pglane.sink.target.Identifiers;
 import dev.pglane.sink.target.TableName;
 import dev.pglane.wire.Lsn;
@@ -53,13 +55,15 @@ public final class ProgressTable implements ProgressLog {
             new String[] {"applied_at", "timestamp with time zone NOT NULL DEFAULT pg_catalog.now()"},
             new String[] {"source_system_id", "text"},
             new String[] {"source_timeline", "bigint"},
-            new String[] {"owner_epoch", "bigint NOT NULL DEFAULT 0"});
+            new String[] {"owner_epoch", "bigint NOT NULL DEFAULT 0"},
+            new String[] {"table_group", "text"});
 
     private final TableName name;
     private final String table;
     private final String sinkName;
     private final String sourceServer;
     private final SourceIdentityCheck identity;
+    private final ConsumedTopics group;
     private final String recordAndCommit;
     /** The row's {@code owner_epoch} this instance claimed; 0 until it claims. */
     private volatile long epoch;
@@ -69,9 +73,13 @@ public final class ProgressTable implements ProgressLog {
      * @param sinkName the connector name
      * @param sourceServer the source's topic prefix, so one sink could follow several sources
      * @param identity the source server the applied transactions come from, written with each of them
+     * @param group the topics the sink applies as a table group, recorded so that other sinks can tell theirs apart;
+     *     null when it applies whole transactions
      */
-    public ProgressTable(TableName table, String sinkName, String sourceServer, SourceIdentityCheck identity) {
+    public ProgressTable(
+            TableName table, String sinkName, String sourceServer, SourceIdentityCheck identity, ConsumedTopics group) {
         this.name = table;
+        this.group = group;
         this.table = Identifiers.qualified(table);
         this.sinkName = sinkName;
         this.sourceServer = sourceServer;
@@ -174,12 +182,13 @@ public final class ProgressTable implements ProgressLog {
      */
     @Override
     public AppliedPosition claim(Connection connection) throws SQLException {
-        String sql = "UPDATE " + table + " SET owner_epoch = COALESCE(owner_epoch, 0) + 1"
+        String sql = "UPDATE " + table + " SET owner_epoch = COALESCE(owner_epoch, 0) + 1, table_group = ?"
                 + " WHERE sink_name = ? AND source_server = ?"
                 + " RETURNING end_lsn::text, commit_ts, xid, source_system_id, source_timeline, owner_epoch";
         try (PreparedStatement st = connection.prepareStatement(sql)) {
-            st.setString(1, sinkName);
-            st.setString(2, sourceServer);
+            st.setString(1, group == null ? null : group.toString());
+            st.setString(2, sinkName);
+            st.setString(3, sourceServer);
             try (ResultSet rs = st.executeQuery()) {
                 if (!rs.next()) {
                     return AppliedPosition.NONE;
@@ -194,6 +203,25 @@ public final class ProgressTable implements ProgressLog {
                         : AppliedPosition.NONE.withSource(source);
             }
         }
+    }
+
+    /** The other sinks with a row for this source, and their table groups. */
+    @Override
+    public NeighbourSinks neighbours(Connection connection) throws SQLException {
+        List<NeighbourSinks.Neighbour> others = new ArrayList<>();
+        try (PreparedStatement st = connection.prepareStatement("SELECT sink_name, table_group FROM " + table
+                + " WHERE source_server = ? AND sink_name <> ? ORDER BY sink_name")) {
+            st.setString(1, sourceServer);
+            st.setString(2, sinkName);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    String declared = rs.getString(2);
+                    others.add(new NeighbourSinks.Neighbour(
+                            rs.getString(1), declared == null ? null : ConsumedTopics.parse(declared)));
+                }
+            }
+        }
+        return new NeighbourSinks("progress table " + name + " for source " + sourceServer, others);
     }
 
     @Override

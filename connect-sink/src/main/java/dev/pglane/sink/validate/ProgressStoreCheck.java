@@ -87,7 +87,7 @@ final class ProgressStoreCheck implements ServerCheck {
                 + " AND pg_catalog.has_table_privilege(c.oid, 'UPDATE'),"
                 + " pg_catalog.pg_has_role(c.relowner, 'USAGE'),"
                 + " (SELECT pg_catalog.count(*) FROM pg_attribute a WHERE a.attrelid = c.oid AND NOT a.attisdropped"
-                + " AND a.attname IN ('source_system_id', 'source_timeline'))"
+                + " AND a.attname IN ('source_system_id', 'source_timeline', 'owner_epoch', 'table_group'))"
                 + " FROM pg_namespace n LEFT JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = ?"
                 + " WHERE n.nspname = ?";
         try (PreparedStatement st = connection.prepareStatement(sql)) {
@@ -111,12 +111,15 @@ final class ProgressStoreCheck implements ServerCheck {
                 } else if (!rs.getBoolean(3)) {
                     problems.add(new ConfigProblem(
                             PROGRESS_TABLE, prefix + role + " needs SELECT, INSERT and UPDATE on it"));
-                } else if (rs.getInt(5) < 2 && !rs.getBoolean(4)) {
+                } else if (rs.getInt(5) < 4 && !rs.getBoolean(4)) {
                     problems.add(new ConfigProblem(
                             PROGRESS_TABLE,
-                            prefix + "it lacks the columns source_system_id and source_timeline of this version,"
-                                    + " which only its owner can add: run the sink once as the owner, or ALTER TABLE "
-                                    + table + " ADD COLUMN source_system_id text, ADD COLUMN source_timeline bigint"));
+                            prefix + "it lacks columns of this version (source_system_id, source_timeline,"
+                                    + " owner_epoch, table_group), which only its owner can add: run the sink once as"
+                                    + " the owner, or add the missing ones with ALTER TABLE " + table
+                                    + " ADD COLUMN IF NOT EXISTS source_system_id text, ADD COLUMN IF NOT EXISTS"
+                                    + " source_timeline bigint, ADD COLUMN IF NOT EXISTS owner_epoch bigint NOT NULL"
+                                    + " DEFAULT 0, ADD COLUMN IF NOT EXISTS table_group text"));
                 }
             }
         }

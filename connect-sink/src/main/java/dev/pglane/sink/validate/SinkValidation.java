@@ -11,6 +11,10 @@ import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.connect.validate.ServerCheck;
 import dev.pglane.connect.validate.ValidationReport;
 import dev.pglane.sink.PgSinkConfig;
+import dev.pglane.sink.TableGroupSettings;
+import dev.pglane.sink.admit.ApplyScope;
+import dev.pglane.sink.admit.ConsumedTopics;
+import dev.pglane.sink.progress.ProgressStore;
 import dev.pglane.sink.target.TableMapping;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,7 +58,25 @@ public final class SinkValidation {
                     endpoint));
         }
         listedTopicsCheck(report, props).ifPresent(checks::add);
+        tableGroupCheck(report, props, connectorName).ifPresent(checks::add);
         return checks;
+    }
+
+    /** Another sink's group is read from the progress table, so only a group that records its progress there. */
+    private static Optional<ServerCheck> tableGroupCheck(
+            ValidationReport report, Map<String, String> props, String connectorName) {
+        if (!report.isValid(PROGRESS_STORE, PROGRESS_TABLE, SOURCE_TOPIC_PREFIX, TableGroupSettings.APPLY_SCOPE)
+                || PgSinkConfig.progressStore(report::value) != ProgressStore.TABLE
+                || TableGroupSettings.scope(report::value) != ApplyScope.CONSUMED_TOPICS) {
+            return Optional.empty();
+        }
+        ConsumedTopics group = ConsumedTopics.of(props);
+        return Optional.of(new TableGroupCheck(
+                group.isRegex() ? SinkConfigRules.TOPICS_REGEX : SinkConfigRules.TOPICS,
+                connectorName,
+                (String) report.value(SOURCE_TOPIC_PREFIX),
+                PgSinkConfig.progressTable(report::value),
+                group));
     }
 
     /** Target tables are checked up front only when auto.create is off and the topics are listed by name. */

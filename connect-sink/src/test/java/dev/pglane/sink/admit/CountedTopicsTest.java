@@ -38,6 +38,56 @@ class CountedTopicsTest {
     }
 
     @Test
+    void aTopicTwoSinksApplyOrNoneAppliesIsWarnedOfOnceTheNeighboursAreKnown() {
+        CountedTopics counted = new CountedTopics("s", ApplyScope.CONSUMED_TOPICS, GROUP, MESSAGES, t -> false);
+        counted.neighbours(new NeighbourSinks(
+                "progress table public.pglane_progress for source shop",
+                List.of(
+                        new NeighbourSinks.Neighbour(
+                                "ledger-too", ConsumedTopics.listed(List.of("shop.public.ledger"))),
+                        new NeighbourSinks.Neighbour("others", ConsumedTopics.matching("shop\\.public\\.o.*")))));
+        try (LogCapture log = LogCapture.start()) {
+            assertTrue(counted.test("shop.public.ledger"));
+            assertTrue(counted.test("shop.public.ledger"));
+            assertFalse(counted.test("shop.public.other"));
+            assertFalse(counted.test("shop.public.third"));
+            List<String> warned =
+                    log.lines().stream().filter(l -> l.startsWith("WARN ")).toList();
+            assertEquals(2, warned.size(), warned::toString);
+            assertTrue(
+                    warned.get(0)
+                            .contains("applies topic shop.public.ledger, and so does [ledger-too (topics"
+                                    + " shop.public.ledger)] on the same target"),
+                    warned::toString);
+            assertTrue(
+                    warned.get(1)
+                            .contains("no sink applies topic shop.public.third to this target (sinks recorded in"
+                                    + " progress table public.pglane_progress for source shop: ledger-too"),
+                    warned::toString);
+            assertTrue(
+                    log.lines().stream()
+                            .anyMatch(l -> l.startsWith("INFO ")
+                                    && l.contains("on topic shop.public.other are not its share")
+                                    && l.contains("leaves them to [others (topics.regex")),
+                    () -> String.join("\n", log.lines()));
+        }
+    }
+
+    @Test
+    void wholeTransactionsWarnOfAnotherSinkApplyingTheirTopics() {
+        CountedTopics counted = new CountedTopics("s", ApplyScope.TRANSACTION, GROUP, MESSAGES, t -> false);
+        counted.neighbours(new NeighbourSinks("t", List.of(new NeighbourSinks.Neighbour("old", null))));
+        try (LogCapture log = LogCapture.start()) {
+            assertTrue(counted.test("shop.public.other"));
+            assertTrue(
+                    log.lines().stream()
+                            .anyMatch(l -> l.startsWith("WARN ")
+                                    && l.contains("and so does [old (whole transactions)] on the same target")),
+                    () -> String.join("\n", log.lines()));
+        }
+    }
+
+    @Test
     void theMessagesTopicCountsOnlyWhenAssigned() {
         for (ApplyScope scope : ApplyScope.values()) {
             assertFalse(new CountedTopics("s", scope, GROUP, MESSAGES, t -> false).test(MESSAGES), scope::toString);

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.sink.admit.ConsumedTopics;
+import dev.pglane.sink.admit.NeighbourSinks;
 import dev.pglane.sink.apply.TargetServer;
 import dev.pglane.sink.target.TableName;
 import dev.pglane.wire.Lsn;
@@ -32,7 +34,7 @@ class ProgressLogTest {
     }
 
     private static ProgressTable table(TableName name, String sinkName) {
-        return new ProgressTable(name, sinkName, "shop", new SourceIdentityCheck("shop"));
+        return new ProgressTable(name, sinkName, "shop", new SourceIdentityCheck("shop"), null);
     }
 
     /** A pipeline's session: what the sink itself opens, with its pinned search path. */
@@ -310,7 +312,8 @@ class ProgressLogTest {
     @Test
     void theSourceServerIsRecordedWithTheProgress() throws SQLException {
         SourceIdentityCheck identity = new SourceIdentityCheck("shop");
-        ProgressLog log = new ProgressTable(new TableName("public", "progress_identity"), "sink-i", "shop", identity);
+        ProgressLog log =
+                new ProgressTable(new TableName("public", "progress_identity"), "sink-i", "shop", identity, null);
         try (Connection c = connect()) {
             log.prepare(c);
             assertEquals(SourceIdentity.UNKNOWN, log.claim(c).source());
@@ -330,7 +333,8 @@ class ProgressLogTest {
                 "CREATE TABLE progress_owned.progress (sink_name text NOT NULL, source_server text NOT NULL,"
                         + " end_lsn pg_lsn NOT NULL, commit_ts timestamptz, xid bigint NOT NULL,"
                         + " applied_at timestamptz NOT NULL DEFAULT now(), source_system_id text, source_timeline bigint,"
-                        + " owner_epoch bigint NOT NULL DEFAULT 0, PRIMARY KEY (sink_name, source_server))",
+                        + " owner_epoch bigint NOT NULL DEFAULT 0, table_group text,"
+                        + " PRIMARY KEY (sink_name, source_server))",
                 "CREATE TABLE progress_owned.applied_rows (xid bigint)",
                 "GRANT USAGE ON SCHEMA progress_owned TO progress_writer",
                 "GRANT SELECT, INSERT, UPDATE ON progress_owned.progress TO progress_writer",
@@ -360,9 +364,42 @@ class ProgressLogTest {
             applyAndEnd(c, log, new AppliedPosition(Lsn.parse("0/8000"), 0L, 5), true);
         }
         assertEquals(
-                List.of("source_system_id", "source_timeline", "owner_epoch"),
+                List.of("source_system_id", "source_timeline", "owner_epoch", "table_group"),
                 target.rows("SELECT attname FROM pg_attribute WHERE attrelid = 'public.progress_old'::regclass"
                         + " AND attnum > 6 ORDER BY attnum"));
+    }
+
+    /**
+     * Each sink records its table group when it claims its row, and reads the others of the same source: what lets a
+     * group tell a topic two sinks apply, or none.
+     */
+    @Test
+    void sinksOfOneSourceReadEachOthersTableGroups() throws SQLException {
+        TableName name = new TableName("public", "progress_groups");
+        SourceIdentityCheck identity = new SourceIdentityCheck("shop");
+        ProgressTable orders =
+                new ProgressTable(name, "orders", "shop", identity, ConsumedTopics.listed(List.of("shop.public.a")));
+        ProgressTable rest =
+                new ProgressTable(name, "rest", "shop", identity, ConsumedTopics.matching("shop\\.public\\.[b-z]"));
+        ProgressTable whole = new ProgressTable(name, "whole", "shop", identity, null);
+        ProgressTable otherSource = new ProgressTable(name, "whole", "other", new SourceIdentityCheck("other"), null);
+        try (Connection c = connect()) {
+            for (ProgressTable sink : List.of(orders, rest, whole, otherSource)) {
+                sink.prepare(c);
+                sink.claim(c);
+            }
+            NeighbourSinks seen = orders.neighbours(c);
+            assertEquals(
+                    "[rest (topics.regex shop\\.public\\.[b-z]), whole (whole transactions)]",
+                    seen.all().toString());
+            assertEquals(List.of("whole"), names(seen.applying("shop.public.a")));
+            assertEquals(List.of("rest", "whole"), names(seen.applying("shop.public.c")));
+            assertEquals(List.of("orders", "rest"), names(whole.neighbours(c).all()), "one source's sinks only");
+        }
+    }
+
+    private static List<String> names(List<NeighbourSinks.Neighbour> sinks) {
+        return sinks.stream().map(NeighbourSinks.Neighbour::sink).toList();
     }
 
     private static Lsn walLsn(Statement st, String function) throws SQLException {
