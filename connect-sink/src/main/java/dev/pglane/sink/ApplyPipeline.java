@@ -48,7 +48,8 @@ final class ApplyPipeline implements AutoCloseable {
 
     private final Connection control;
     private final AppliedPosition applied;
-    private final NeighbourSinks neighbours;
+    private final ProgressLog progress;
+    private NeighbourSinks neighbours;
     private final boolean asyncCommit;
     private final BlockingMonitor monitor;
     private final ApplyScheduler scheduler;
@@ -56,12 +57,14 @@ final class ApplyPipeline implements AutoCloseable {
     private ApplyPipeline(
             Connection control,
             AppliedPosition applied,
+            ProgressLog progress,
             NeighbourSinks neighbours,
             boolean asyncCommit,
             BlockingMonitor monitor,
             ApplyScheduler scheduler) {
         this.control = control;
         this.applied = applied;
+        this.progress = progress;
         this.neighbours = neighbours;
         this.asyncCommit = asyncCommit;
         this.monitor = monitor;
@@ -143,6 +146,7 @@ final class ApplyPipeline implements AutoCloseable {
             return new ApplyPipeline(
                     control,
                     applied,
+                    progress,
                     neighbours,
                     config.synchronousCommit() == SynchronousCommit.OFF,
                     monitor,
@@ -178,8 +182,18 @@ final class ApplyPipeline implements AutoCloseable {
         return applied;
     }
 
-    /** The other sinks the progress store records for this source, read when the pipeline opened. */
+    /** The other sinks the progress store records for this source, as read when the pipeline opened. */
     NeighbourSinks neighbours() {
+        return neighbours;
+    }
+
+    /** The other sinks read again; the last read if the target does not answer now. Called on the task thread. */
+    NeighbourSinks readNeighbours() {
+        try {
+            neighbours = progress.neighbours(control);
+        } catch (SQLException e) {
+            log.debug("Could not read the other sinks' table groups; keeping the last read", e);
+        }
         return neighbours;
     }
 

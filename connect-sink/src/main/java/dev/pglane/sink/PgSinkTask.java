@@ -308,7 +308,7 @@ public final class PgSinkTask extends SinkTask {
             throw new RetriableException(
                     "Cannot reach the target " + config.database().address() + ": " + e.getMessage(), e);
         }
-        countedTopics.neighbours(pipeline.neighbours());
+        countedTopics.neighbours(pipeline.neighbours(), pipeline::readNeighbours);
         boolean restart = assembler != null;
         Map<TopicPartition, Long> rewind = restart ? rewindPositions(records) : Map.of();
         closeHeldState();

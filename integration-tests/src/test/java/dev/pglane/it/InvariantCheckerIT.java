@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -116,6 +117,33 @@ class InvariantCheckerIT {
                 "tx_marks",
                 "mark_id=8",
                 "INSERT INTO " + SCHEMA + ".tx_marks VALUES (8, 99, 1, 0, 0)");
+    }
+
+    /**
+     * A group's checker checks only the invariants within the group: a log row missing (the sessions invariant) is
+     * another group's affair for the money group, whose state still moves; a wrong sum is its own.
+     */
+    @Test
+    @DisplayName("a table group's checker flags what lies within the group and nothing that spans groups")
+    void aGroupsCheckerChecksItsOwnInvariantsOnly() throws SQLException {
+        afterWorkload("grouped", 17);
+        InvariantChecker money = InvariantChecker.ofGroup(server.jdbcUrl(), "grouped", Set.of("accounts", "docs"));
+        long before = money.checkOnce().loggedTransactions();
+        execute("DELETE FROM grouped.tx_log WHERE session = 1 AND seq = 2");
+        assertEquals(List.of(), money.checkOnce().violations(), "the log is the log group's");
+        execute("UPDATE grouped.accounts SET balance = balance + 1 WHERE id = 3");
+        InvariantChecker.Check after = money.checkOnce();
+        assertEquals(
+                List.of("transfers"),
+                after.violations().stream().map(Violation::invariant).toList());
+        assertTrue(after.loggedTransactions() != before, "the group's fingerprint moves with its rows");
+    }
+
+    private static void execute(String sql) throws SQLException {
+        try (Connection connection = server.open();
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
     }
 
     /** Runs {@code damage}, then expects a violation of {@code invariant} on {@code table} at a key. */

@@ -3,7 +3,9 @@ package dev.pglane.sink.admit;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * Applying a table group ({@link ApplyScope#CONSUMED_TOPICS}), the topics the configuration consumes count ({@code
  * topics} or {@code topics.regex}, assigned yet or not) and the others are passed over, which the log says once for
  * each. The messages topic counts only when assigned: the sink never applies logical decoding messages. Once the other
- * sinks on the target are known ({@link NeighbourSinks}), the first sight of a topic also warns if another sink applies
- * it too, or if a topic this group passes over is applied by none.
+ * sinks on the target are known ({@link NeighbourSinks}), {@link GroupCoverage} warns of a topic another sink applies
+ * too, or one that no sink applies.
  *
  * <p>Called on the task thread only.
  */
@@ -30,7 +32,7 @@ public final class CountedTopics implements Predicate<String> {
     private final String messagesTopic;
     private final Predicate<String> assigned;
     private final Set<String> told = new HashSet<>();
-    private NeighbourSinks neighbours = NeighbourSinks.UNKNOWN;
+    private final GroupCoverage coverage;
 
     /**
      * @param sink the sink's name, for the log
@@ -38,6 +40,17 @@ public final class CountedTopics implements Predicate<String> {
      */
     public CountedTopics(
             String sink, ApplyScope scope, ConsumedTopics consumed, String messagesTopic, Predicate<String> assigned) {
+        this(sink, scope, consumed, messagesTopic, assigned, System::nanoTime);
+    }
+
+    CountedTopics(
+            String sink,
+            ApplyScope scope,
+            ConsumedTopics consumed,
+            String messagesTopic,
+            Predicate<String> assigned,
+            LongSupplier nanoClock) {
+        this.coverage = new GroupCoverage(sink, consumed, nanoClock);
         this.sink = sink;
         this.scope = scope;
         this.consumed = consumed;
@@ -45,9 +58,9 @@ public final class CountedTopics implements Predicate<String> {
         this.assigned = assigned;
     }
 
-    /** The other sinks on this target, once the apply pipeline has read them. */
-    public void neighbours(NeighbourSinks sinks) {
-        neighbours = sinks;
+    /** The other sinks on this target, once the apply pipeline has read them, and how to read them again. */
+    public void neighbours(NeighbourSinks sinks, Supplier<NeighbourSinks> reader) {
+        coverage.neighbours(sinks, reader);
     }
 
     @Override
@@ -57,45 +70,20 @@ public final class CountedTopics implements Predicate<String> {
         }
         boolean counts = scope == ApplyScope.TRANSACTION || consumed.includes(topic);
         if (told.size() < TOLD_MAX && told.add(topic)) {
-            tell(topic, counts);
+            List<NeighbourSinks.Neighbour> others = coverage.firstSeen(topic, counts);
+            if (!counts) {
+                log.info(
+                        "pglane sink {} applies a table group (apply.scope=consumed_topics, {}): the records of source"
+                                + " transactions on topic {} are not its share, it applies the rest of those"
+                                + " transactions without them and leaves them to {}",
+                        sink,
+                        consumed,
+                        topic,
+                        others.isEmpty() ? "the sinks that consume that topic" : others);
+            }
+        } else if (!counts) {
+            coverage.seenAgain(topic);
         }
         return counts;
-    }
-
-    /** What the first transaction with records on {@code topic} shows: the topic is applied twice, or not at all. */
-    private void tell(String topic, boolean counts) {
-        List<NeighbourSinks.Neighbour> others = neighbours.applying(topic);
-        if (counts) {
-            if (!others.isEmpty()) {
-                log.warn(
-                        "pglane sink {} applies topic {}, and so does {} on the same target: each writes the topic's"
-                                + " table in its own time, so its rows can step back to an older state while one"
-                                + " trails the other. Give each topic to one sink's topics or topics.regex ({})",
-                        sink,
-                        topic,
-                        others,
-                        neighbours);
-            }
-            return;
-        }
-        if (neighbours.known() && others.isEmpty()) {
-            log.warn(
-                    "pglane sink {} applies a table group ({}) and no sink applies topic {} to this target ({}): the"
-                            + " records of source transactions on it reach no table here. Add the topic to a group, or"
-                            + " start a sink for it",
-                    sink,
-                    consumed,
-                    topic,
-                    neighbours);
-            return;
-        }
-        log.info(
-                "pglane sink {} applies a table group (apply.scope=consumed_topics, {}): the records of source"
-                        + " transactions on topic {} are not its share, it applies the rest of those transactions"
-                        + " without them and leaves them to {}",
-                sink,
-                consumed,
-                topic,
-                others.isEmpty() ? "the sinks that consume that topic" : others);
     }
 }
