@@ -1,6 +1,7 @@
 package dev.pglane.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.local.consistency.ConsistencySchema;
@@ -17,6 +18,7 @@ import dev.pglane.local.stack.PostgresNode;
 import dev.pglane.local.verify.ComparisonReport;
 import dev.pglane.local.verify.DatabaseComparator;
 import dev.pglane.wire.Lsn;
+import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -144,6 +146,12 @@ class TableGroupsClusterIT {
                     summary.committed(),
                     count(target, name + ".tx_log"),
                     "every committed transaction logged once on the target");
+            for (ConnectWorkerProcess member : cluster.workers()) {
+                String workerLog = Files.readString(member.logFile());
+                for (String wrong : List.of("and so does", "no sink applies topic")) {
+                    assertFalse(workerLog.contains(wrong), member + " warned of the groups: \"" + wrong + "\"");
+                }
+            }
         } finally {
             monitors.forEach(InvariantMonitor::close);
             for (String sink : sinks) {

@@ -116,10 +116,13 @@ public final class ProgressTable implements ProgressLog {
         } else {
             addMissingColumns(connection, present);
         }
+        // with the group from the start: another sink's validate() may read the row before this task claims it
         try (PreparedStatement st = connection.prepareStatement("INSERT INTO " + table
-                + " (sink_name, source_server, end_lsn, xid) VALUES (?, ?, '0/0', 0) ON CONFLICT DO NOTHING")) {
+                + " (sink_name, source_server, end_lsn, xid, table_group) VALUES (?, ?, '0/0', 0, ?)"
+                + " ON CONFLICT DO NOTHING")) {
             st.setString(1, sinkName);
             st.setString(2, sourceServer);
+            st.setString(3, declaredGroup());
             st.executeUpdate();
         }
     }
@@ -186,7 +189,7 @@ public final class ProgressTable implements ProgressLog {
                 + " WHERE sink_name = ? AND source_server = ?"
                 + " RETURNING end_lsn::text, commit_ts, xid, source_system_id, source_timeline, owner_epoch";
         try (PreparedStatement st = connection.prepareStatement(sql)) {
-            st.setString(1, group == null ? null : group.toString());
+            st.setString(1, declaredGroup());
             st.setString(2, sinkName);
             st.setString(3, sourceServer);
             try (ResultSet rs = st.executeQuery()) {
@@ -203,6 +206,11 @@ public final class ProgressTable implements ProgressLog {
                         : AppliedPosition.NONE.withSource(source);
             }
         }
+    }
+
+    /** The group as the {@code table_group} column holds it: null for whole transactions. */
+    private String declaredGroup() {
+        return group == null ? null : group.toString();
     }
 
     /** The other sinks with a row for this source, and their table groups. */

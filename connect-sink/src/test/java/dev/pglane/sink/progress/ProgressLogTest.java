@@ -370,8 +370,8 @@ class ProgressLogTest {
     }
 
     /**
-     * Each sink records its table group when it claims its row, and reads the others of the same source: what lets a
-     * group tell a topic two sinks apply, or none.
+     * Each sink records its table group with its row, and reads the others of the same source: what lets a group tell
+     * a topic two sinks apply, or none.
      */
     @Test
     void sinksOfOneSourceReadEachOthersTableGroups() throws SQLException {
@@ -385,8 +385,7 @@ class ProgressLogTest {
         ProgressTable otherSource = new ProgressTable(name, "whole", "other", new SourceIdentityCheck("other"), null);
         try (Connection c = connect()) {
             for (ProgressTable sink : List.of(orders, rest, whole, otherSource)) {
-                sink.prepare(c);
-                sink.claim(c);
+                sink.prepare(c); // the group is there before the claim: another sink may read it meanwhile
             }
             NeighbourSinks seen = orders.neighbours(c);
             assertEquals(

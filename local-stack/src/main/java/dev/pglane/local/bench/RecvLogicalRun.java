@@ -29,6 +29,12 @@ final class RecvLogicalRun {
 
     Measurement measure(String slot, Backlog.Info backlog, int protocolVersion)
             throws IOException, InterruptedException {
+        return measure(slot, backlog, protocolVersion, Backlog.PUBLICATION);
+    }
+
+    /** As {@link #measure(String, Backlog.Info, int)}, sending only the changes {@code publication} captures. */
+    Measurement measure(String slot, Backlog.Info backlog, int protocolVersion, String publication)
+            throws IOException, InterruptedException {
         // bash's `times` prints the CPU of the children it ran: pg_recvlogical's own user and system time
         List<String> command = List.of(
                 "bash",
@@ -54,7 +60,7 @@ final class RecvLogicalRun {
                 "-o",
                 "proto_version=" + protocolVersion,
                 "-o",
-                "publication_names=" + Backlog.PUBLICATION,
+                "publication_names=" + publication,
                 "-F",
                 "0",
                 "-f",
