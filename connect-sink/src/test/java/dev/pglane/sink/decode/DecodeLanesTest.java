@@ -1,11 +1,13 @@
 package dev.pglane.sink.decode;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.connect.logging.LogCapture;
 import dev.pglane.sink.admit.RecordAdmission;
 import dev.pglane.sink.admit.TableIncludeList;
 import dev.pglane.sink.decode.RecordDecoder.Decoded;
@@ -15,6 +17,7 @@ import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.TransactionKey;
 import dev.pglane.wire.marker.Marker;
 import dev.pglane.wire.marker.MarkerCodec;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -22,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.Test;
@@ -46,6 +50,10 @@ class DecodeLanesTest {
     private volatile long slowAt = -1;
     private final CountDownLatch failed = new CountDownLatch(1);
     private final CountDownLatch returned = new CountDownLatch(1);
+    /** The value at this offset is read only once the log warns of the stalled slice. */
+    private volatile long stallAt = -1;
+
+    private volatile LogCapture capture;
 
     @Test
     void aBatchDecodedOnTheDecodeThreadsEqualsTheOneTheTaskThreadDecodesAlone() {
@@ -110,6 +118,35 @@ class DecodeLanesTest {
         }
     }
 
+    /** A slice that does not come back (a registry that never answers) is named in the log, with where it is. */
+    @Test
+    void aSliceThatTakesLongIsNamedWithWhereItsThreadIs() {
+        stallAt = 700; // in the second slice
+        try (LogCapture log = LogCapture.start();
+                DecodeLanes lanes = new DecodeLanes(
+                        2,
+                        () -> new RecordDecoder(MARKERS, admission(), new RecordingReader()),
+                        "test",
+                        Duration.ofMillis(50))) {
+            capture = log;
+            assertEquals(900, lanes.decode(batch(900)).size(), "the batch still comes back whole");
+            List<String> warned = stalledWarnings(log);
+            assertFalse(warned.isEmpty(), log.lines()::toString);
+            assertTrue(
+                    warned.get(0)
+                            .contains("Decoding a batch of 900 records has taken 0 s: decode thread test-decode-1"
+                                    + " is still at "),
+                    warned::toString);
+            assertTrue(warned.get(0).contains("RecordingReader.awaitStallWarned"), warned::toString);
+        }
+    }
+
+    private static List<String> stalledWarnings(LogCapture log) {
+        return log.lines().stream()
+                .filter(l -> l.startsWith("WARN ") && l.contains("Decoding a batch"))
+                .toList();
+    }
+
     /** What a decoded record says, comparable across runs (a cause is a new exception each time). */
     private static List<String> described(List<Decoded> decoded) {
         return decoded.stream()
@@ -167,6 +204,9 @@ class DecodeLanesTest {
                     failed.countDown();
                     throw new ConnectException("value of offset " + failAt + " is not bytes");
                 }
+                if (record.kafkaOffset() == stallAt) {
+                    awaitStallWarned();
+                }
                 if (record.kafkaOffset() == slowAt) {
                     assertTrue(failed.await(30, TimeUnit.SECONDS), "the other slice failed");
                     returned.await(2, TimeUnit.SECONDS); // a correct decode() returns only after this slice
@@ -176,6 +216,14 @@ class DecodeLanesTest {
                 throw new AssertionError(e);
             } finally {
                 running.decrementAndGet();
+            }
+        }
+
+        private void awaitStallWarned() {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (stalledWarnings(capture).isEmpty()) {
+                assertTrue(System.nanoTime() < deadline, "the stalled slice was not warned of");
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
             }
         }
 

@@ -4,9 +4,11 @@ import dev.pglane.local.stack.PostgresVersion;
 import dev.pglane.local.stack.RegistryNode;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The command line of {@link SinkCatchUpBench}.
@@ -33,7 +35,8 @@ public record SinkBenchOptions(
         Map<String, String> sourceSettings,
         Map<String, String> sinkSettings,
         boolean avro,
-        Duration targetDelay) {
+        Duration targetDelay,
+        List<String> group) {
 
     static final String USAGE = String.join(
             "\n",
@@ -62,7 +65,10 @@ public record SinkBenchOptions(
             "  --format F               json (default) or avro: what the source writes and the sink reads, avro in",
             "                           their own threads through an Apicurio Registry the benchmark starts",
             "  --sink-setting K=V       change one key of the example sink config (repeatable), e.g.",
-            "                           buffer.max.bytes=536870912");
+            "                           buffer.max.bytes=536870912",
+            "  --group TABLES           pglane's sink applies only these tables of the backlog (comma-separated, in",
+            "                           public), a table group (apply.scope=consumed_topics): what one of several",
+            "                           groups costs; its run is compared on those tables only");
 
     public static SinkBenchOptions parse(String[] args) {
         BenchArgs words =
@@ -96,7 +102,11 @@ public record SinkBenchOptions(
                 BenchFormat.one(words.text("--format", "json")) == BenchFormat.AVRO,
                 words.text("--latency-us", null) == null
                         ? null
-                        : Duration.ofNanos(1000L * words.positive("--latency-us", 0)));
+                        : Duration.ofNanos(1000L * words.positive("--latency-us", 0)),
+                Arrays.stream(words.text("--group", "").split(","))
+                        .map(String::trim)
+                        .filter(t -> !t.isEmpty())
+                        .toList());
         if (options.workers().isEmpty() && !options.nativeSubscriber()) {
             throw new IllegalArgumentException("nothing to measure: --workers is empty and --no-native is set");
         }
@@ -117,7 +127,28 @@ public record SinkBenchOptions(
                 BenchFormat.AVRO.settings(sourceSettings, registry),
                 BenchFormat.AVRO.settings(sinkSettings, registry),
                 true,
-                targetDelay);
+                targetDelay,
+                group);
+    }
+
+    /**
+     * The sink settings that make pglane's sink apply only {@link #group()}'s tables of the topics under {@code
+     * prefix}; none without a group.
+     */
+    Map<String, String> groupSettings(String prefix) {
+        if (group.isEmpty()) {
+            return Map.of();
+        }
+        return Map.of(
+                "apply.scope",
+                "consumed_topics",
+                "topics.regex",
+                Pattern.quote(prefix) + "\\.(transactions|public\\.(" + String.join("|", group) + "))");
+    }
+
+    /** Whether pglane's run compares {@code table} ({@code schema.table}): every table, or its group's. */
+    boolean compares(String table) {
+        return group.isEmpty() || group.stream().anyMatch(t -> table.equals("public." + t));
     }
 
     /** Whether pglane is measured: the source stage, the broker and the worker are needed only then. */

@@ -6,7 +6,9 @@ import dev.pglane.local.stack.PostgresNode;
 import dev.pglane.local.stack.RegistryNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +59,14 @@ public final class SinkCatchUpBench {
                         connect.rest(),
                         kafka.bootstrapServers(),
                         SOURCE_CONNECTOR,
-                        delayed == null ? options.sinkSettings() : delayed.sinkSettings(options.sinkSettings()));
+                        sinkSettings(options, delayed));
+    }
+
+    /** The options' sink settings, a group's over them, the proxy's over both. */
+    private static Map<String, String> sinkSettings(SinkBenchOptions options, DelayedTarget delayed) {
+        Map<String, String> settings = new HashMap<>(options.sinkSettings());
+        settings.putAll(options.groupSettings(SOURCE_CONNECTOR));
+        return delayed == null ? settings : delayed.sinkSettings(settings);
     }
 
     public static void main(String[] args) {
@@ -126,7 +135,8 @@ public final class SinkCatchUpBench {
         }
         SinkReport report =
                 new SinkReport(delayed == null ? "sink" : DelayedTarget.STAGE, environment(), info, inKafka);
-        new SinkStage(options.runs(), options.workers(), targets, nativeRun, sinkRun, "bench_sink_")
+        new SinkStage(
+                        options.runs(), options.workers(), targets, nativeRun, sinkRun, "bench_sink_", options::compares)
                 .measure(report, info, SinkCatchUpBench::nativeSlot);
         return report;
     }
@@ -140,7 +150,7 @@ public final class SinkCatchUpBench {
                 "PostgreSQL %s, source and target servers alike (%s); %d cores, shared by the servers, the broker, the"
                         + " worker and this benchmark. Backlog: %s. pglane: the"
                         + " source from config-examples/source-json.json, the sink from config-examples/sink-json.json"
-                        + " (%s; settings changed: source %s, sink %s), broker and worker in"
+                        + " (%s; settings changed: source %s, sink %s%s), broker and worker in"
                         + " the benchmark's JVM. PostgreSQL's subscriber: %s.%s",
                 source.serverVersion(),
                 BenchServers.TUNING,
@@ -152,6 +162,10 @@ public final class SinkCatchUpBench {
                         : "pglane's JSON converter, JsonConverter's format with schemas",
                 options.sourceSettings().isEmpty() ? "none" : options.sourceSettings(),
                 options.sinkSettings().isEmpty() ? "none" : options.sinkSettings(),
+                options.group().isEmpty()
+                        ? ""
+                        : "; a table group: it applies " + String.join(", ", options.group())
+                                + " of each transaction and passes over the rest",
                 NativeSubscriberRun.describe(),
                 delayed == null ? "" : " " + delayed.describe());
     }

@@ -55,7 +55,7 @@ public final class SlotCostBench {
         StringBuilder report = new StringBuilder("# Slot cost on one source server\n\n")
                 .append(String.format(
                         Locale.ROOT,
-                        "PostgreSQL %s, %d cores, %d runs per workload; pg_recvlogical reads each slot to the"
+                        "%s, %d cores, %d runs per workload; pg_recvlogical reads each slot to the"
                                 + " backlog's end alone. Server CPU: the whole server's user and system time during"
                                 + " the read (its walsender's, the rest idle).%n%n",
                         options.version(),

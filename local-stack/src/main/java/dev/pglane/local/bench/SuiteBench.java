@@ -320,7 +320,8 @@ public final class SuiteBench {
                         targets,
                         nativeRun,
                         sinkRun,
-                        "bench_" + workload.label() + "_" + format.option() + "_")
+                        "bench_" + workload.label() + "_" + format.option() + "_",
+                        table -> true)
                 .measure(report, info, SuiteBench::nativeSlot);
         if (first != null) {
             first.nativeRuns().forEach(report::add);
@@ -356,7 +357,8 @@ public final class SuiteBench {
                             targets,
                             null,
                             sinkRun,
-                            "bench_latency_" + workload.label() + "_" + format.option() + "_")
+                            "bench_latency_" + workload.label() + "_" + format.option() + "_",
+                            table -> true)
                     .measure(report, info, SuiteBench::nativeSlot);
             return report;
         }

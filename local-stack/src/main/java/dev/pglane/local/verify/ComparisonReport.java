@@ -1,10 +1,17 @@
 package dev.pglane.local.verify;
 
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /** The outcome of comparing a source database with a target database, table by table. */
 public record ComparisonReport(List<TableComparison> tables) {
+
+    /** The comparisons of the tables {@code compared} accepts ({@code schema.table}), e.g. a sink's table group. */
+    public ComparisonReport only(Predicate<String> compared) {
+        return new ComparisonReport(
+                tables.stream().filter(t -> compared.test(t.table())).toList());
+    }
 
     public boolean isEqual() {
         return tables.stream().allMatch(TableComparison::isEqual);

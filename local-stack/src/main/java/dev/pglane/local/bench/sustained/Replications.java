@@ -30,11 +30,27 @@ final class Replications {
         return switch (system) {
             case PGLANE_JSON ->
                 PglaneReplication.start(
-                        source, target, connect.rest(), kafka.bootstrapServers(), Map.of(), Map.of(), name, database);
-            case PGLANE_AVRO -> {
+                        source,
+                        target,
+                        connect.rest(),
+                        kafka.bootstrapServers(),
+                        Map.of(),
+                        Map.of(),
+                        name,
+                        database,
+                        PglaneGroups.of(1));
+            case PGLANE_AVRO, PGLANE_AVRO_2_GROUPS, PGLANE_AVRO_4_GROUPS -> {
                 Map<String, String> avro = BenchFormat.AVRO.settings(Map.of(), registry);
                 yield PglaneReplication.start(
-                        source, target, connect.rest(), kafka.bootstrapServers(), avro, avro, name, database);
+                        source,
+                        target,
+                        connect.rest(),
+                        kafka.bootstrapServers(),
+                        avro,
+                        avro,
+                        name,
+                        database,
+                        PglaneGroups.of(system.sinkGroups()));
             }
             case SUBSCRIBER -> SubscriberReplication.start(source, target, database);
             case DEBEZIUM ->

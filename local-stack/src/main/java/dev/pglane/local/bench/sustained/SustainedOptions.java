@@ -38,7 +38,8 @@ public record SustainedOptions(
             "source every 100 ms, timed until it is visible on the target, polled every 50 ms). Writes",
             "target/bench/sustained-report.json and .md and merges a sustained section into report.json.",
             "options (all optional):",
-            "  --systems LIST           all, or some of pglane-json,pglane-avro,subscriber,debezium (default: every",
+            "  --systems LIST           all, or some of pglane-json,pglane-avro,pglane-avro-2-groups,pglane-avro-4-groups,"
+                    + " subscriber,debezium (default: every",
             "                           system, pglane in the formats --format names)",
             "  --rates LIST             pgbench --rate steps in tx/s, rising (default 250,500,1000,2000,4000)",
             "  --step-seconds N         how long each step's load runs (default 60)",
@@ -100,6 +101,6 @@ public record SustainedOptions(
     }
 
     boolean needsRegistry() {
-        return systems.contains(SustainedSystem.PGLANE_AVRO);
+        return systems.stream().anyMatch(SustainedSystem::isAvro);
     }
 }

@@ -9,6 +9,9 @@ import java.util.Set;
 public enum SustainedSystem {
     PGLANE_JSON("pglane-json", "pglane (JSON)"),
     PGLANE_AVRO("pglane-avro", "pglane (Avro)"),
+    /** pglane in Avro with its sink split into table groups, one sink connector each ({@link PglaneGroups}). */
+    PGLANE_AVRO_2_GROUPS("pglane-avro-2-groups", "pglane (Avro), 2 table groups"),
+    PGLANE_AVRO_4_GROUPS("pglane-avro-4-groups", "pglane (Avro), 4 table groups"),
     SUBSCRIBER("subscriber", "PostgreSQL subscriber"),
     DEBEZIUM("debezium", "Debezium source + JDBC sink");
 
@@ -52,10 +55,25 @@ public enum SustainedSystem {
             }
         }
         throw new IllegalArgumentException(
-                "--systems takes all or a list of pglane-json, pglane-avro, subscriber, debezium: " + option);
+                "--systems takes all or a list of pglane-json, pglane-avro, pglane-avro-2-groups,"
+                        + " pglane-avro-4-groups, subscriber, debezium: " + option);
     }
 
     boolean isPglane() {
-        return this == PGLANE_JSON || this == PGLANE_AVRO;
+        return this != SUBSCRIBER && this != DEBEZIUM;
+    }
+
+    /** Whether pglane writes and reads Avro through the registry. */
+    boolean isAvro() {
+        return this == PGLANE_AVRO || this == PGLANE_AVRO_2_GROUPS || this == PGLANE_AVRO_4_GROUPS;
+    }
+
+    /** How many sink connectors apply the source's tables: 1 but for the table-group systems. */
+    int sinkGroups() {
+        return switch (this) {
+            case PGLANE_AVRO_2_GROUPS -> 2;
+            case PGLANE_AVRO_4_GROUPS -> 4;
+            default -> 1;
+        };
     }
 }
