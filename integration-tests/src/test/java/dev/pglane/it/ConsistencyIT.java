@@ -88,7 +88,7 @@ class ConsistencyIT {
                     report.isEqual(),
                     () -> "seed " + seed + ": the target differs from the source:\n" + report.summary());
             SinkReplicationIT.assertProgressAtLastTransaction(run, caughtUp);
-            long logged = loggedTransactions(source, name);
+            long logged = ConsistencySettings.loggedTransactions(source, name);
             assertEquals(summary.committed(), logged, "every committed transaction logged its stamp once");
             assertTrue(
                     monitor.checksWhere(n -> n > 0 && n < logged) >= MIN_INTERMEDIATE_CHECKS,
@@ -132,7 +132,7 @@ class ConsistencyIT {
         run.pauseSink();
         ConsistencyWorkload.Running running = workload.start(CLIENTS);
         try {
-            awaitCommitted(running, transactions / 2);
+            ConsistencySettings.awaitCommitted(running, transactions / 2, WORKLOAD);
             run.resumeSink();
             if (!grouped) {
                 Waits.until(
@@ -140,24 +140,10 @@ class ConsistencyIT {
                         WORKLOAD,
                         () -> TaskMetrics.value(run.sinkName(), "busy-workers") > 1);
             }
-            awaitCommitted(running, transactions);
+            ConsistencySettings.awaitCommitted(running, transactions, WORKLOAD);
         } finally {
             running.stop();
         }
         return running.summary();
-    }
-
-    private static void awaitCommitted(ConsistencyWorkload.Running running, long transactions) {
-        Waits.until(
-                "the workload commits " + transactions + " transactions (" + running.summary() + ")", WORKLOAD, () -> {
-                    running.throwIfFailed();
-                    return running.summary().committed() >= transactions;
-                });
-    }
-
-    private static long loggedTransactions(PostgresNode server, String schema) throws SQLException {
-        try (SqlSession session = SqlSession.open(server)) {
-            return ((Number) session.queryValue("SELECT count(*) FROM " + schema + ".tx_log")).longValue();
-        }
     }
 }

@@ -2,6 +2,7 @@ package dev.pglane.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.pglane.local.consistency.ConsistencyWorkload;
 import dev.pglane.local.stack.PostgresNode;
 import dev.pglane.local.stack.PostgresVersion;
 import java.sql.SQLException;
@@ -11,8 +12,9 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The knobs of {@link ConsistencyIT}: its seed and size from system properties, and the check that the source's
- * streaming mode took effect, from the server's slot statistics.
+ * The knobs of {@link ConsistencyIT} and {@link TableGroupsClusterIT}: their seed and size from system properties,
+ * the steps both take with the running workload, and the check that the source's streaming mode took effect, from the
+ * server's slot statistics.
  */
 final class ConsistencySettings {
     /** Reruns the sessions' choices of an earlier run: its seed, as the run printed it. */
@@ -26,6 +28,22 @@ final class ConsistencySettings {
     private static final Duration STARTUP = Duration.ofSeconds(60);
 
     private ConsistencySettings() {}
+
+    /** Waits until the workload has committed {@code transactions}, failing at once if a session failed. */
+    static void awaitCommitted(ConsistencyWorkload.Running running, long transactions, Duration timeout) {
+        Waits.until(
+                "the workload commits " + transactions + " transactions (" + running.summary() + ")", timeout, () -> {
+                    running.throwIfFailed();
+                    return running.summary().committed() >= transactions;
+                });
+    }
+
+    /** The transactions the workload's log in {@code schema} holds on {@code server}: each logs itself once. */
+    static long loggedTransactions(PostgresNode server, String schema) throws SQLException {
+        try (SqlSession session = SqlSession.open(server)) {
+            return ((Number) session.queryValue("SELECT count(*) FROM " + schema + ".tx_log")).longValue();
+        }
+    }
 
     /** The majors of {@value #VERSIONS_PROPERTY}, or {@link PostgresVersion#fromProperty()} alone. */
     static List<PostgresVersion> versions() {

@@ -144,7 +144,7 @@ class TableGroupsClusterIT {
             assertTrue(report.isEqual(), () -> "seed " + seed + ": the target differs:\n" + report.summary());
             assertEquals(
                     summary.committed(),
-                    count(target, name + ".tx_log"),
+                    ConsistencySettings.loggedTransactions(target, name),
                     "every committed transaction logged once on the target");
             for (ConnectWorkerProcess member : cluster.workers()) {
                 String workerLog = Files.readString(member.logFile());
@@ -188,7 +188,7 @@ class TableGroupsClusterIT {
 
     /** The load goes on through each step: {@value #STEP_TRANSACTIONS} more transactions commit. */
     private static void awaitMoreCommitted(ConsistencyWorkload.Running running) {
-        awaitCommitted(running, running.summary().committed() + STEP_TRANSACTIONS);
+        ConsistencySettings.awaitCommitted(running, running.summary().committed() + STEP_TRANSACTIONS, WORKLOAD);
     }
 
     /**
@@ -208,20 +208,6 @@ class TableGroupsClusterIT {
     private static Lsn progress(PostgresNode target, String sink) throws SQLException {
         try (ProgressTable table = ProgressTable.open(target.jdbcUrl(), PROGRESS_TABLE, sink)) {
             return table.read().endLsn();
-        }
-    }
-
-    private static void awaitCommitted(ConsistencyWorkload.Running running, long transactions) {
-        Waits.until(
-                "the workload commits " + transactions + " transactions (" + running.summary() + ")", WORKLOAD, () -> {
-                    running.throwIfFailed();
-                    return running.summary().committed() >= transactions;
-                });
-    }
-
-    private static long count(PostgresNode server, String table) throws SQLException {
-        try (SqlSession session = SqlSession.open(server)) {
-            return ((Number) session.queryValue("SELECT count(*) FROM " + table)).longValue();
         }
     }
 

@@ -21,6 +21,8 @@ import java.util.List;
  */
 final class Backlog {
     static final String PUBLICATION = "bench";
+    /** The table of the one-row transaction that ends every backlog. */
+    static final String FENCE_TABLE = "fence";
     /** The tables besides pgbench's: the bulk backlog's and the fence. */
     private static final List<String> TABLES = List.of(
             "CREATE TABLE bulk_rows (id bigserial PRIMARY KEY, n integer, note text)",

@@ -29,9 +29,15 @@ public final class BenchServers {
         return PostgresNode.start(name, version, workDir, PostgresNode.WalLevel.LOGICAL, settings);
     }
 
-    /** A target server: what a subscriber applies to. */
+    /**
+     * A target server: what a subscriber applies to. Room for the replication origins of 32 apply sessions (each of
+     * pglane's takes one, {@code apply.origin}): four table groups of the example's workers need 16, over the 10 the
+     * server has by default.
+     */
     public static PostgresNode target(String name, PostgresVersion version, Path workDir) {
-        return PostgresNode.start(name, version, workDir, PostgresNode.WalLevel.REPLICA, tuning());
+        Map<String, String> settings = tuning();
+        settings.put(version.major() >= 18 ? "max_active_replication_origins" : "max_replication_slots", "32");
+        return PostgresNode.start(name, version, workDir, PostgresNode.WalLevel.REPLICA, settings);
     }
 
     private static Map<String, String> tuning() {

@@ -4,6 +4,7 @@ import dev.pglane.local.stack.PostgresVersion;
 import dev.pglane.local.stack.RegistryNode;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -67,8 +68,8 @@ public record SinkBenchOptions(
             "  --sink-setting K=V       change one key of the example sink config (repeatable), e.g.",
             "                           buffer.max.bytes=536870912",
             "  --group TABLES           pglane's sink applies only these tables of the backlog (comma-separated, in",
-            "                           public), a table group (apply.scope=consumed_topics): what one of several",
-            "                           groups costs; its run is compared on those tables only");
+            "                           public) and its one-row fence, a table group (apply.scope=consumed_topics):",
+            "                           what one of several groups costs; its run is compared on those tables only");
 
     public static SinkBenchOptions parse(String[] args) {
         BenchArgs words =
@@ -133,7 +134,7 @@ public record SinkBenchOptions(
 
     /**
      * The sink settings that make pglane's sink apply only {@link #group()}'s tables of the topics under {@code
-     * prefix}; none without a group.
+     * prefix}, and the backlog's fence, whose row tells the timer the backlog is applied; none without a group.
      */
     Map<String, String> groupSettings(String prefix) {
         if (group.isEmpty()) {
@@ -143,12 +144,18 @@ public record SinkBenchOptions(
                 "apply.scope",
                 "consumed_topics",
                 "topics.regex",
-                Pattern.quote(prefix) + "\\.(transactions|public\\.(" + String.join("|", group) + "))");
+                Pattern.quote(prefix) + "\\.(transactions|public\\.(" + String.join("|", groupTables()) + "))");
     }
 
     /** Whether pglane's run compares {@code table} ({@code schema.table}): every table, or its group's. */
     boolean compares(String table) {
-        return group.isEmpty() || group.stream().anyMatch(t -> table.equals("public." + t));
+        return group.isEmpty() || groupTables().stream().anyMatch(t -> table.equals("public." + t));
+    }
+
+    private List<String> groupTables() {
+        List<String> tables = new ArrayList<>(group);
+        tables.add(Backlog.FENCE_TABLE);
+        return tables;
     }
 
     /** Whether pglane is measured: the source stage, the broker and the worker are needed only then. */

@@ -8,8 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -135,8 +135,7 @@ public final class SinkCatchUpBench {
         }
         SinkReport report =
                 new SinkReport(delayed == null ? "sink" : DelayedTarget.STAGE, environment(), info, inKafka);
-        new SinkStage(
-                        options.runs(), options.workers(), targets, nativeRun, sinkRun, "bench_sink_", options::compares)
+        new SinkStage(options.runs(), options.workers(), targets, nativeRun, sinkRun, "bench_sink_", options::compares)
                 .measure(report, info, SinkCatchUpBench::nativeSlot);
         return report;
     }

@@ -4,9 +4,9 @@ import dev.pglane.local.verify.ComparisonReport;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.function.Predicate;
 import java.util.Locale;
 import java.util.function.IntFunction;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

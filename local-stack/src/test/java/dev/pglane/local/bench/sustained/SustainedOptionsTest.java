@@ -2,6 +2,7 @@ package dev.pglane.local.bench.sustained;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
@@ -15,10 +16,33 @@ class SustainedOptionsTest {
     void byDefaultEverySystemInBothFormatsSixtySecondStepsAndThreeRuns() {
         SustainedOptions options = SustainedOptions.parse(new String[0]);
 
-        assertEquals(List.of(SustainedSystem.values()), options.systems());
+        assertEquals(
+                List.of(
+                        SustainedSystem.PGLANE_JSON,
+                        SustainedSystem.PGLANE_AVRO,
+                        SustainedSystem.SUBSCRIBER,
+                        SustainedSystem.DEBEZIUM),
+                options.systems(),
+                "the table-group systems only when asked for");
         assertEquals(List.of(250, 500, 1000, 2000, 4000), options.rates());
         assertEquals(Duration.ofSeconds(60), options.step());
         assertEquals(3, options.runs());
+    }
+
+    @Test
+    void theTableGroupSystemsSplitPglanesSinkAndReadAvro() {
+        SustainedOptions options =
+                SustainedOptions.parse(new String[] {"--systems", "pglane-avro-2-groups,pglane-avro-4-groups"});
+
+        assertEquals(
+                List.of(SustainedSystem.PGLANE_AVRO_2_GROUPS, SustainedSystem.PGLANE_AVRO_4_GROUPS), options.systems());
+        assertEquals(
+                List.of(2, 4),
+                options.systems().stream().map(SustainedSystem::sinkGroups).toList());
+        assertTrue(options.needsRegistry());
+        assertEquals(
+                "sus\\.(transactions|public\\.(pgbench_tellers|lag_probe))",
+                PglaneGroups.of(4).topicsRegex("sus", 1).replace("\\Q", "").replace("\\E", ""));
     }
 
     @Test
