@@ -105,8 +105,8 @@ public final class PgSinkTask extends SinkTask {
                         markerTopic, admission(config), PayloadReader.of(decoding.format(), decoding.avro())),
                 "pglane-" + sinkName);
         messagesTopic = TopicNames.perTable(config.sourceTopicPrefix()).messagesTopic();
-        countedTopics = new CountedTopics(
-                sinkName, TableGroupSettings.scope(config), config.consumedTopics(), messagesTopic, this::consumes);
+        countedTopics =
+                new CountedTopics(sinkName, TableGroupSettings.scope(config), config.consumedTopics(), messagesTopic);
         metrics = PgSinkMetrics.create(context, "pglane sink " + sinkName);
         backpressure = new Backpressure(config.bufferMaxBytes(), config.bufferMaxTransactions());
         flow = new PartitionFlow(PartitionFlow.limitFor(config.bufferMaxTransactions()), markerTopic::equals);

@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
  * is picked up only at the consumer's next metadata refresh, and applying without its records would lose them.
  * Applying a table group ({@link ApplyScope#CONSUMED_TOPICS}), the topics the configuration consumes count ({@code
  * topics} or {@code topics.regex}, assigned yet or not) and the others are passed over, which the log says once for
- * each. The messages topic counts only when assigned: the sink never applies logical decoding messages. Once the other
- * sinks on the target are known ({@link NeighbourSinks}), {@link GroupCoverage} warns of a topic another sink applies
+ * each. The messages topic counts whenever the configuration consumes it, assigned yet or not, in either scope: a
+ * sequence's value travels there, and a transaction applied before its message arrives would lose it (the message
+ * would then come as a duplicate of an applied transaction). Once the other sinks on the target are known ({@link NeighbourSinks}), {@link GroupCoverage} warns of a topic another sink applies
  * too, or one that no sink applies.
  *
  * <p>Called on the task thread only.
@@ -30,32 +31,21 @@ public final class CountedTopics implements Predicate<String> {
     private final ApplyScope scope;
     private final ConsumedTopics consumed;
     private final String messagesTopic;
-    private final Predicate<String> assigned;
     private final Set<String> told = new HashSet<>();
     private final GroupCoverage coverage;
 
-    /**
-     * @param sink the sink's name, for the log
-     * @param assigned whether a partition of a topic is assigned to the task now
-     */
-    public CountedTopics(
-            String sink, ApplyScope scope, ConsumedTopics consumed, String messagesTopic, Predicate<String> assigned) {
-        this(sink, scope, consumed, messagesTopic, assigned, System::nanoTime);
+    /** @param sink the sink's name, for the log */
+    public CountedTopics(String sink, ApplyScope scope, ConsumedTopics consumed, String messagesTopic) {
+        this(sink, scope, consumed, messagesTopic, System::nanoTime);
     }
 
     CountedTopics(
-            String sink,
-            ApplyScope scope,
-            ConsumedTopics consumed,
-            String messagesTopic,
-            Predicate<String> assigned,
-            LongSupplier nanoClock) {
+            String sink, ApplyScope scope, ConsumedTopics consumed, String messagesTopic, LongSupplier nanoClock) {
         this.coverage = new GroupCoverage(sink, consumed, nanoClock);
         this.sink = sink;
         this.scope = scope;
         this.consumed = consumed;
         this.messagesTopic = messagesTopic;
-        this.assigned = assigned;
     }
 
     /** The other sinks on this target, once the apply pipeline has read them, and how to read them again. */
@@ -66,7 +56,7 @@ public final class CountedTopics implements Predicate<String> {
     @Override
     public boolean test(String topic) {
         if (topic.equals(messagesTopic)) {
-            return assigned.test(topic);
+            return consumed.includes(topic);
         }
         boolean counts = scope == ApplyScope.TRANSACTION || consumed.includes(topic);
         if (told.size() < TOLD_MAX && told.add(topic)) {
