@@ -2,12 +2,15 @@ package dev.pglane.source;
 
 import dev.pglane.connect.config.PluginVersion;
 import dev.pglane.connect.config.TlsModeWarning;
+import dev.pglane.source.validate.ExactlyOnceRules;
 import dev.pglane.source.validate.SourceValidation;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
+import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,6 +72,25 @@ public final class PgSourceConnector extends SourceConnector {
     @Override
     public void stop() {
         // The connector holds no resources: the task owns the replication connection.
+    }
+
+    /**
+     * Exactly once when the source draws the Kafka transactions' boundaries ({@link ExactlyOnceRules}); under {@code
+     * poll} or {@code interval} boundaries a restart may send a transaction's start again, so a connector that
+     * requires exactly-once ({@code exactly.once.support=required}) is refused then.
+     */
+    @Override
+    public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
+        return ExactlyOnceRules.exactlyOnce(connectorConfig)
+                ? ExactlyOnceSupport.SUPPORTED
+                : ExactlyOnceSupport.UNSUPPORTED;
+    }
+
+    @Override
+    public ConnectorTransactionBoundaries canDefineTransactionBoundaries(Map<String, String> connectorConfig) {
+        return ExactlyOnceRules.canDrawBoundaries(connectorConfig)
+                ? ConnectorTransactionBoundaries.SUPPORTED
+                : ConnectorTransactionBoundaries.UNSUPPORTED;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.pglane.source;
 
 import dev.pglane.connect.validate.ConfigProblem;
+import dev.pglane.source.emit.KafkaTransactionBoundaries;
 import dev.pglane.source.offset.AckTracker;
 import dev.pglane.source.pace.GroupLagWatch;
 import dev.pglane.source.pace.SnapshotPace;
@@ -10,6 +11,7 @@ import dev.pglane.source.signal.KafkaSignalChannel;
 import dev.pglane.source.snapshot.SnapshotProgress;
 import dev.pglane.source.validate.ConverterRules;
 import dev.pglane.source.validate.DeliveryRules;
+import dev.pglane.source.validate.ExactlyOnceRules;
 import dev.pglane.wire.Lsn;
 import dev.pglane.wire.SourceOffset;
 import dev.pglane.wire.WireFormatException;
@@ -58,6 +60,8 @@ public final class PgSourceTask extends SourceTask {
     private volatile ReplicationSession session;
     /** Reads the signal topic, when there is one. */
     private volatile KafkaSignalChannel signals;
+    /** Ends Kafka transactions between database transactions ({@code transaction.boundary=connector}); or null. */
+    private KafkaTransactionBoundaries boundaries;
     /** Paces the snapshot by the sink's consumer group ({@code snapshot.pace.group}); null when nothing does. */
     private volatile GroupLagWatch pace;
 
@@ -90,11 +94,15 @@ public final class PgSourceTask extends SourceTask {
         connectorName = props.getOrDefault("name", "source");
         List<ConfigProblem> refused = new ArrayList<>(DeliveryRules.problems(props));
         refused.addAll(ConverterRules.problems(config.payloadFormat(), props));
+        refused.addAll(ExactlyOnceRules.problems(props));
         if (!refused.isEmpty()) {
             throw new ConnectException("pglane source " + connectorName + " cannot run with this config: "
                     + refused.stream().map(ConfigProblem::message).collect(Collectors.joining("; ")));
         }
         backoff = config.reconnectBackoffInitial();
+        if (context.transactionContext() != null) {
+            boundaries = new KafkaTransactionBoundaries(context.transactionContext(), acks, connectorName);
+        }
         SourceOffset stored = storedOffset();
         if (stored != null) {
             lastGeneration = stored.generation();
@@ -240,12 +248,18 @@ public final class PgSourceTask extends SourceTask {
         try {
             List<SourceRecord> records = current.poll(config.pollBatchMaxRecords(), POLL_WAIT);
             metrics.recordsEmitted(records.size());
+            if (boundaries != null) {
+                boundaries.handingOut(records);
+            }
             if (initialSnapshotDelivered(current)) {
                 endSession(current);
                 stopStreaming("its initial snapshot is on Kafka");
             }
             return records.isEmpty() ? null : records;
         } catch (RetriableException e) {
+            if (boundaries != null) {
+                boundaries.sessionEnded();
+            }
             endSession(current);
             scheduleReconnect(e);
             throw e;

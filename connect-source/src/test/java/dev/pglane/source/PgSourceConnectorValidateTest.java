@@ -17,6 +17,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
+import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -101,6 +103,32 @@ class PgSourceConnectorValidateTest {
         Map<String, List<String>> errors = errors(props);
         assertOn(errors, "errors.tolerance", "errors.tolerance=all would let Connect skip a record");
         assertOn(errors, "transforms", "transformations (route) may drop records");
+    }
+
+    /**
+     * Under transaction.boundary=connector every Kafka transaction ends between database transactions, which
+     * streamed ones never leave: refused with the reason, and Connect is told the boundaries cannot be drawn.
+     */
+    @Test
+    void connectorDrawnKafkaTransactionsNeedTransactionsUnstreamed() {
+        Map<String, String> props = config(server);
+        props.put("transaction.boundary", "connector");
+        PgSourceConnector connector = new PgSourceConnector();
+        assertEquals(Map.of(), errors(props));
+        assertEquals(ExactlyOnceSupport.SUPPORTED, connector.exactlyOnceSupport(props));
+        assertEquals(ConnectorTransactionBoundaries.SUPPORTED, connector.canDefineTransactionBoundaries(props));
+
+        props.put("streaming.mode", "on");
+        assertOn(errors(props), "streaming.mode", "streamed transactions (streaming.mode=on) interleave");
+        assertEquals(ConnectorTransactionBoundaries.UNSUPPORTED, connector.canDefineTransactionBoundaries(props));
+        assertEquals(ExactlyOnceSupport.UNSUPPORTED, connector.exactlyOnceSupport(props));
+
+        props.put("transaction.boundary", "poll");
+        assertEquals(Map.of(), errors(props));
+        assertEquals(
+                ExactlyOnceSupport.UNSUPPORTED,
+                connector.exactlyOnceSupport(props),
+                "a poll boundary may cut a transaction, whose start a restart sends again");
     }
 
     @Test

@@ -75,6 +75,20 @@ public final class AckTracker {
     }
 
     /**
+     * Counts {@code first} and every record dispatched after it as acknowledged, without a confirm point: they were in
+     * a Kafka transaction that was aborted, and Kafka acknowledges no record of it that it had not written yet. None
+     * of them may be an END or HEARTBEAT; the transaction they belong to is sent again, and its END confirms it.
+     */
+    public synchronized void abandon(SourceRecord first) {
+        if (!(first instanceof TrackedRecord tracked) || tracked.sequence() < 0) {
+            return;
+        }
+        for (long sequence = tracked.sequence(); sequence < dispatched; sequence++) {
+            advance(sequence, NONE);
+        }
+    }
+
+    /**
      * The first record Kafka has not acknowledged, as an operator would look for it; {@code null} when every
      * dispatched record is acknowledged. The slot is confirmed only up to the END before it.
      */

@@ -38,6 +38,7 @@ public final class SourceValidation {
         ValidationReport report = new ValidationReport(fieldChecks);
         SourceConfigRules.check(report);
         DeliveryRules.problems(props).forEach(report::add);
+        ExactlyOnceRules.problems(props).forEach(report::add);
         if (report.isValid(PAYLOAD_FORMAT)) {
             ConverterRules.problems(
                             DecodingSettings.PAYLOAD_FORMATS.parse((String) report.value(PAYLOAD_FORMAT)), props)

@@ -54,6 +54,23 @@ class AckTrackerTest {
         assertTrue(tracker.allAcknowledged());
     }
 
+    /**
+     * Records of an aborted Kafka transaction (a session ended inside a database transaction) are never acknowledged;
+     * abandoned, they no longer hold the prefix, so the second sending's END moves the slot.
+     */
+    @Test
+    void abandonedRecordsOfAnAbortedKafkaTransactionNoLongerHoldTheSlot() {
+        List<SourceRecord> first = dispatch(change(), end(100), change(), change());
+        tracker.acknowledge(first.get(0));
+        tracker.acknowledge(first.get(1));
+        tracker.acknowledge(first.get(3)); // written before the abort
+        tracker.abandon(first.get(2));
+        List<SourceRecord> again = dispatch(change(), change(), end(300));
+        again.forEach(tracker::acknowledge);
+        assertEquals(Lsn.valueOf(300), tracker.flushableLsn());
+        assertTrue(tracker.allAcknowledged());
+    }
+
     @Test
     void changesAfterTheLastEndDoNotMoveTheFlushableLsn() {
         List<SourceRecord> records = dispatch(change(), end(100), change(), change());
