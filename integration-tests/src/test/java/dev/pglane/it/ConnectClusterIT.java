@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -22,11 +21,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Both connectors in a Connect cluster of two workers in one group, each in a JVM of its own and reaching the broker
- * through a link of its own ({@link ConnectCluster}): every worker restarted in turn under load; the worker that runs
- * the sink task, then the one that runs the source task, killed (SIGKILL) and the task going on on the other; and a
- * worker cut off from the broker while it runs a task, whose old instance lives on as a zombie next to its replacement.
- * Each story ends with the target equal to the source, nothing applied twice and the sink's progress at the source's
- * last END, with no operator action.
+ * through a link of its own ({@link ConnectCluster}), with exactly-once support for source connectors (KIP-618): every
+ * worker restarted in turn under load; the worker that runs the sink task, then the one that runs the source task,
+ * killed (SIGKILL) and the task going on on the other; and a worker cut off from the broker while it runs a task, whose
+ * old instance lives on as a zombie next to its replacement. Each story ends with the target equal to the source,
+ * nothing applied twice and the sink's progress at the source's last END, with no operator action.
+ *
+ * <p>The source stories have the source draw the Kafka transactions' boundaries ({@code transaction.boundary=connector},
+ * transactions not streamed), one killed while a large transaction's records are on their way into an open Kafka
+ * transaction, one cut off in the middle of its snapshot: a {@code read_committed} consumer then finds every
+ * transaction and every snapshot chunk exactly once and whole ({@link ExactlyOnceTopics}). The others keep the default
+ * boundary ({@code poll}) and stream large transactions, as a source on such workers may.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ConnectClusterIT {
@@ -42,7 +47,7 @@ class ConnectClusterIT {
             Map.of("consumer.override.session.timeout.ms", "6000", "consumer.override.heartbeat.interval.ms", "1000");
 
     @RegisterExtension
-    static final SharedWorker worker = SharedWorker.cluster(2);
+    static final SharedWorker worker = SharedWorker.exactlyOnceCluster(2);
 
     @RegisterExtension
     static final SourceServers servers = new SourceServers();
@@ -83,28 +88,50 @@ class ConnectClusterIT {
     @Test
     @DisplayName("the worker that runs the sink task killed (SIGKILL) in the middle of a large transaction")
     void sinkWorkerKilled() throws Exception {
-        killTheWorkerRunning("cluster_sink_kill", SinkConnectorRun::sinkName);
-    }
-
-    @Test
-    @DisplayName("the worker that runs the source task killed (SIGKILL) in the middle of a large transaction")
-    void sourceWorkerKilled() throws Exception {
-        killTheWorkerRunning("cluster_source_kill", run -> run.source().topicPrefix());
-    }
-
-    /** Kills the worker that runs the task of {@code connector} mid-transaction; the task goes on on the other one. */
-    private static void killTheWorkerRunning(String name, Function<SinkConnectorRun, String> connector)
-            throws SQLException {
-        try (FaultStory story = FaultStory.start(worker, servers, name, Map.of(), FAST_SINK_GROUP)) {
+        try (FaultStory story = FaultStory.start(worker, servers, "cluster_sink_kill", Map.of(), FAST_SINK_GROUP)) {
             FaultStory.Moment fault = story.midLargeTransaction();
-            String killed = connector.apply(story.run());
-            ConnectWorkerProcess victim = cluster().workerRunning(killed, 0).orElseThrow();
+            String sink = story.run().sinkName();
+            ConnectWorkerProcess victim = cluster().workerRunning(sink, 0).orElseThrow();
 
             victim.kill();
 
-            cluster().awaitTaskMovedFrom(killed, 0, victim, MOVED);
+            cluster().awaitTaskMovedFrom(sink, 0, victim, MOVED);
             awaitBothRunningOnLiveWorkers(story);
             story.assertRecoveredFrom(fault);
+        }
+    }
+
+    /**
+     * The source's worker killed while a large committed transaction is on its way to Kafka (its producer held back, so
+     * that this takes seconds): its Kafka transaction is open, and the replacement's producer aborts it. A {@code
+     * read_committed} consumer finds the transaction once and whole; one that reads everything finds the aborted
+     * copy too, which shows the kill came in the middle.
+     */
+    @Test
+    @DisplayName("the worker that runs the source task killed (SIGKILL) while a large transaction fills an open Kafka"
+            + " transaction: read_committed consumers see it once and whole")
+    void sourceWorkerKilled() throws Exception {
+        try (FaultStory story = FaultStory.start(
+                worker, servers, "cluster_source_kill", FaultStory.CONNECTOR_BOUNDARIES, FAST_SINK_GROUP)) {
+            FaultStory.Moment fault = story.midCommittedLargeTransaction();
+            String source = story.run().source().topicPrefix();
+            ConnectWorkerProcess victim = cluster().workerRunning(source, 0).orElseThrow();
+
+            victim.kill();
+            story.releaseProducer();
+
+            cluster().awaitTaskMovedFrom(source, 0, victim, MOVED);
+            awaitBothRunningOnLiveWorkers(story);
+            story.assertRecoveredFrom(fault);
+            ExactlyOnceTopics.Reading committed =
+                    ExactlyOnceTopics.assertExactlyOnce(worker, story.run().source());
+            assertEquals(FaultStory.largeRows(), committed.changesOf(story.largeXid()), "the large transaction's rows");
+            ExactlyOnceTopics.Reading written =
+                    ExactlyOnceTopics.read(worker, story.run().source(), false);
+            assertTrue(
+                    written.discarded() > 0,
+                    () -> "the kill came while the large transaction's Kafka transaction was open, so an aborted copy"
+                            + " of it is on the topics: " + written.rebuilt().describe());
         }
     }
 
@@ -168,8 +195,10 @@ class ConnectClusterIT {
     @Test
     @DisplayName("the source's worker cut off from the broker: the old task instance confirms nothing to the slot")
     void sourceWorkerPartitioned() throws Exception {
-        try (FaultStory story = FaultStory.start(worker, servers, "cluster_source_cut", Map.of(), FAST_SINK_GROUP)) {
-            FaultStory.Moment fault = story.underLoad(LONG_LOAD);
+        int rows = 60_000;
+        try (FaultStory story = FaultStory.startOverExistingRows(
+                worker, servers, "cluster_source_cut", rows, FaultStory.CONNECTOR_BOUNDARIES, FAST_SINK_GROUP)) {
+            FaultStory.Moment fault = story.midSnapshot(rows, LONG_LOAD);
             SourceConnectorRun source = story.run().source();
             ConnectWorkerProcess zombie =
                     cluster().workerRunning(source.topicPrefix(), 0).orElseThrow();
@@ -193,6 +222,7 @@ class ConnectClusterIT {
             cluster().heal(zombie);
             awaitBothRunningOnLiveWorkers(story);
             story.assertRecoveredFrom(fault);
+            ExactlyOnceTopics.assertExactlyOnce(worker, source);
         }
     }
 

@@ -19,6 +19,12 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
 
 /**
  * One fault story: a pipeline ({@link SinkConnectorRun}) over the {@link WorkloadSchema} tables plus a {@code bulk}
@@ -41,6 +47,17 @@ final class FaultStory implements AutoCloseable {
     private static final int HALF_ROWS = 4_000;
     /** Rows per snapshot chunk of a story over existing rows. */
     static final int EXISTING_CHUNK_ROWS = 5_000;
+    /**
+     * Source settings of a story on exactly-once workers where the source draws the Kafka transactions' boundaries,
+     * which it does for transactions it does not stream.
+     */
+    static final Map<String, String> CONNECTOR_BOUNDARIES =
+            Map.of("transaction.boundary", "connector", "streaming.mode", "off");
+    /**
+     * Bytes a second the source task's producer may write while {@link #midCommittedLargeTransaction} holds it back:
+     * the large transaction's records then take seconds to reach Kafka.
+     */
+    private static final double THROTTLED_BYTES = 2_000_000;
 
     private final SharedWorker worker;
     private final SinkConnectorRun run;
@@ -91,13 +108,22 @@ final class FaultStory implements AutoCloseable {
      */
     static FaultStory startOverExistingRows(SharedWorker worker, SourceServers servers, String story, int rows)
             throws SQLException {
-        return start(
-                worker,
-                servers,
-                story,
-                rows,
-                Map.of("snapshot.mode", "initial", "snapshot.chunk.rows", Integer.toString(EXISTING_CHUNK_ROWS)),
-                Map.of());
+        return startOverExistingRows(worker, servers, story, rows, Map.of(), Map.of());
+    }
+
+    /** As {@link #startOverExistingRows(SharedWorker, SourceServers, String, int)}, with more settings. */
+    static FaultStory startOverExistingRows(
+            SharedWorker worker,
+            SourceServers servers,
+            String story,
+            int rows,
+            Map<String, String> sourceChanges,
+            Map<String, String> sinkChanges)
+            throws SQLException {
+        Map<String, String> source = new HashMap<>(
+                Map.of("snapshot.mode", "initial", "snapshot.chunk.rows", Integer.toString(EXISTING_CHUNK_ROWS)));
+        source.putAll(sourceChanges);
+        return start(worker, servers, story, rows, source, sinkChanges);
     }
 
     private static FaultStory start(
@@ -180,10 +206,70 @@ final class FaultStory implements AutoCloseable {
     }
 
     /**
+     * For a source that does not stream transactions: the load running and the sink applying, commits a large
+     * transaction while the source task's producer may write {@link #THROTTLED_BYTES} bytes a second, and returns the
+     * moment its first record is on Kafka. Its records then take seconds to reach Kafka, in one Kafka transaction open
+     * at that moment; {@link #releaseProducer} lifts the limit.
+     */
+    Moment midCommittedLargeTransaction() throws SQLException {
+        sourceProducerQuota(THROTTLED_BYTES);
+        load = FaultLoad.start(workload);
+        awaitApplying();
+        try (SqlSession session = SqlSession.open(source)) {
+            large = session;
+            insertBulk(1, 2 * HALF_ROWS);
+            largeXid = session.xid();
+            session.commit();
+        } finally {
+            large = null;
+        }
+        awaitFirstRecordOfLarge("waiting for the first record of the committed large transaction " + largeXid);
+        Moment moment = moment();
+        load.endIn(LOAD_AFTER_FAULT);
+        return moment;
+    }
+
+    /** The xid of the story's large transaction; 0 before it is opened. */
+    long largeXid() {
+        return largeXid;
+    }
+
+    /** Rows of the story's large transaction. */
+    static int largeRows() {
+        return 2 * HALF_ROWS;
+    }
+
+    /** Lifts the limit {@link #midCommittedLargeTransaction} put on the source task's producer. */
+    void releaseProducer() {
+        sourceProducerQuota(null);
+    }
+
+    /** Sets or (with {@code null}) removes the broker's byte rate limit on the source task's producer. */
+    private void sourceProducerQuota(Double bytesPerSecond) {
+        String client = "connector-producer-" + run.source().topicPrefix() + "-0";
+        ClientQuotaAlteration limit = new ClientQuotaAlteration(
+                new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, client)),
+                List.of(new ClientQuotaAlteration.Op("producer_byte_rate", bytesPerSecond)));
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", worker.bootstrapServers()))) {
+            admin.alterClientQuotas(List.of(limit)).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot set the producer quota of " + client, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted setting the producer quota of " + client, e);
+        }
+    }
+
+    /**
      * Brings a story over existing rows to the point of a fault in the middle of its snapshot: the load running, the
      * target holding some chunks of {@code existing} and not all. Returns the moment of the fault.
      */
     Moment midSnapshot(int existingRows) throws SQLException {
+        return midSnapshot(existingRows, LOAD_AFTER_FAULT);
+    }
+
+    /** As {@link #midSnapshot(int)}, with the load going on for {@code loadAfter} from the moment of the fault. */
+    Moment midSnapshot(int existingRows, Duration loadAfter) throws SQLException {
         load = FaultLoad.start(workload);
         long[] seen = {0};
         Waits.until("the sink applies the first snapshot chunks", ARRIVAL, () -> {
@@ -191,7 +277,7 @@ final class FaultStory implements AutoCloseable {
             return seen[0] >= 3L * EXISTING_CHUNK_ROWS;
         });
         Moment moment = moment();
-        load.endIn(LOAD_AFTER_FAULT);
+        load.endIn(loadAfter);
         assertTrue(seen[0] < existingRows, "the snapshot was not over at the fault: " + seen[0] + " rows");
         return moment;
     }
@@ -232,6 +318,10 @@ final class FaultStory implements AutoCloseable {
         large = SqlSession.open(source);
         insertBulk(1, HALF_ROWS);
         largeXid = large.xid();
+        awaitFirstRecordOfLarge("waiting for the first streamed record of the large transaction " + largeXid);
+    }
+
+    private void awaitFirstRecordOfLarge(String waiting) {
         boolean[] seen = {false};
         run.source()
                 .reader()
@@ -239,7 +329,7 @@ final class FaultStory implements AutoCloseable {
                         record -> seen[0] |= record instanceof WireRecord.Change change && change.keyXid() == largeXid,
                         () -> seen[0],
                         ARRIVAL,
-                        () -> "waiting for the first streamed record of the large transaction " + largeXid);
+                        () -> waiting);
     }
 
     /** Writes the second half of the large transaction and commits it. */

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -31,6 +32,9 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
     private final boolean ownProcess;
     private final boolean thirdPartyPlugins;
     private final int clusterSize;
+    /** Properties of the cluster's workers on top of the stack's. */
+    private final Map<String, String> clusterProps;
+
     private Path workDir;
     private KafkaNode kafka;
     private ConnectNode connect;
@@ -38,18 +42,20 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
     private ConnectCluster cluster;
 
     public SharedWorker() {
-        this(false, false, 0);
+        this(false, false, 0, Map.of());
     }
 
-    private SharedWorker(boolean ownProcess, boolean thirdPartyPlugins, int clusterSize) {
+    private SharedWorker(
+            boolean ownProcess, boolean thirdPartyPlugins, int clusterSize, Map<String, String> clusterProps) {
         this.ownProcess = ownProcess;
         this.thirdPartyPlugins = thirdPartyPlugins;
         this.clusterSize = clusterSize;
+        this.clusterProps = clusterProps;
     }
 
     /** A worker in a JVM of its own ({@link ConnectWorkerProcess}): {@link #workerProcess()} can kill it. */
     static SharedWorker inOwnProcess() {
-        return new SharedWorker(true, false, 0);
+        return new SharedWorker(true, false, 0, Map.of());
     }
 
     /**
@@ -57,7 +63,15 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
      * ConnectCluster}); {@link #rest()} then talks to a worker that runs and reaches the broker.
      */
     static SharedWorker cluster(int size) {
-        return new SharedWorker(false, false, size);
+        return new SharedWorker(false, false, size, Map.of());
+    }
+
+    /**
+     * As {@link #cluster(int)}, with exactly-once support for source connectors on every worker (KIP-618: {@code
+     * exactly.once.source.support=enabled}): each source task writes its records and offsets in Kafka transactions.
+     */
+    static SharedWorker exactlyOnceCluster(int size) {
+        return new SharedWorker(false, false, size, Map.of("exactly.once.source.support", "enabled"));
     }
 
     /**
@@ -65,14 +79,14 @@ public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
      * transformations): only the tests of those consumers pay for loading them.
      */
     static SharedWorker withThirdPartyPlugins() {
-        return new SharedWorker(false, true, 0);
+        return new SharedWorker(false, true, 0, Map.of());
     }
 
     @Override
     public void beforeAll(ExtensionContext context) throws IOException {
         workDir = Files.createTempDirectory("pglane-worker-");
         if (clusterSize > 0) {
-            cluster = ConnectCluster.start(workDir, pluginPath(), clusterSize);
+            cluster = ConnectCluster.start(workDir, pluginPath(), clusterSize, clusterProps);
             kafka = cluster.kafka();
             return;
         }

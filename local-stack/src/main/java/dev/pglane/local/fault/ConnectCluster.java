@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -42,6 +43,11 @@ public final class ConnectCluster implements AutoCloseable {
      * @param workDir where the broker keeps its log and each worker {@code worker-<n>/worker.log}
      */
     public static ConnectCluster start(Path workDir, Path pluginPath, int size) {
+        return start(workDir, pluginPath, size, Map.of());
+    }
+
+    /** As {@link #start(Path, Path, int)}, each worker with {@code workerProps} on top of the stack's properties. */
+    public static ConnectCluster start(Path workDir, Path pluginPath, int size, Map<String, String> workerProps) {
         List<TcpProxy> routes = new ArrayList<>();
         List<KafkaNode.ClientListener> listeners = new ArrayList<>();
         for (int i = 0; i < size; i++) {
@@ -56,7 +62,7 @@ public final class ConnectCluster implements AutoCloseable {
             kafka = KafkaNode.start(workDir, listeners);
             for (int i = 0; i < size; i++) {
                 workers.add(ConnectWorkerProcess.start(
-                        listeners.get(i).bootstrapServers(), pluginPath, workDir.resolve("worker-" + i)));
+                        listeners.get(i).bootstrapServers(), pluginPath, workDir.resolve("worker-" + i), workerProps));
             }
             return new ConnectCluster(kafka, routes, workers);
         } catch (RuntimeException e) {

@@ -47,13 +47,18 @@ public final class ConnectWorkerProcess implements AutoCloseable {
     private final String bootstrapServers;
     private final Path pluginPath;
     private final Path logFile;
+    /** Worker properties on top of the stack's, e.g. {@code exactly.once.source.support}. */
+    private final Map<String, String> extraProps;
+
     private final int restPort;
     private final ConnectRestClient rest;
     private Process process;
 
-    private ConnectWorkerProcess(String bootstrapServers, Path pluginPath, Path workDir) {
+    private ConnectWorkerProcess(
+            String bootstrapServers, Path pluginPath, Path workDir, Map<String, String> extraProps) {
         this.bootstrapServers = bootstrapServers;
         this.pluginPath = pluginPath;
+        this.extraProps = Map.copyOf(extraProps);
         this.logFile = workDir.resolve("worker.log");
         this.restPort = FreePorts.next();
         this.rest = new ConnectRestClient("http://127.0.0.1:" + restPort);
@@ -66,7 +71,13 @@ public final class ConnectWorkerProcess implements AutoCloseable {
      * @param workDir where the process writes {@code worker.log}
      */
     public static ConnectWorkerProcess start(String bootstrapServers, Path pluginPath, Path workDir) {
-        ConnectWorkerProcess worker = new ConnectWorkerProcess(bootstrapServers, pluginPath, workDir);
+        return start(bootstrapServers, pluginPath, workDir, Map.of());
+    }
+
+    /** As {@link #start(String, Path, Path)}, with {@code extraProps} on top of the stack's worker properties. */
+    public static ConnectWorkerProcess start(
+            String bootstrapServers, Path pluginPath, Path workDir, Map<String, String> extraProps) {
+        ConnectWorkerProcess worker = new ConnectWorkerProcess(bootstrapServers, pluginPath, workDir, extraProps);
         worker.start();
         return worker;
     }
@@ -86,6 +97,7 @@ public final class ConnectWorkerProcess implements AutoCloseable {
                 bootstrapServers,
                 pluginPath.toAbsolutePath().toString(),
                 Integer.toString(restPort)));
+        extraProps.forEach((key, value) -> command.add(key + "=" + value));
         try {
             Files.createDirectories(logFile.getParent());
             process = new ProcessBuilder(command)
@@ -209,15 +221,21 @@ public final class ConnectWorkerProcess implements AutoCloseable {
     }
 
     /**
-     * The worker process: {@code <bootstrap servers> <plugin path> <REST port>}. Runs until its standard input
+     * The worker process: {@code <bootstrap servers> <plugin path> <REST port> [<key>=<value>]...}, the pairs being
+     * worker properties on top of the stack's. Runs until its standard input
      * closes (its parent is gone) or it is signalled; Connect's shutdown hook stops the worker on SIGTERM and on exit.
      */
     public static void main(String[] args) throws IOException {
-        if (args.length != 3) {
-            throw new IllegalArgumentException("usage: ConnectWorkerProcess <bootstrap servers> <plugin path> <port>");
+        if (args.length < 3) {
+            throw new IllegalArgumentException(
+                    "usage: ConnectWorkerProcess <bootstrap servers> <plugin path> <port> [<key>=<value>]...");
         }
         Map<String, String> props = ConnectNode.workerProperties(args[0], Path.of(args[1]), Integer.parseInt(args[2]));
         props.putAll(GROUP_TIMEOUTS);
+        for (int i = 3; i < args.length; i++) {
+            int eq = args[i].indexOf('=');
+            props.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+        }
         Connect<DistributedHerder> connect = new ConnectDistributed().startConnect(props);
         InputStream parent = System.in;
         while (parent.read() >= 0) {

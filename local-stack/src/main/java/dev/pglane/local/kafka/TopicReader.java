@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -37,7 +38,12 @@ public final class TopicReader implements AutoCloseable {
     private long lastRefresh;
     private long recordsRead;
 
-    private TopicReader(String bootstrapServers, Predicate<String> topics, String markerTopic, TopicFormat format) {
+    private TopicReader(
+            String bootstrapServers,
+            Predicate<String> topics,
+            String markerTopic,
+            TopicFormat format,
+            IsolationLevel isolation) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 bootstrapServers,
@@ -46,7 +52,9 @@ public final class TopicReader implements AutoCloseable {
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
                 "earliest",
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                5000);
+                5000,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                isolation.toString());
         this.consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.topics = topics;
         this.decoder = new WireDecoder(markerTopic, format);
@@ -55,13 +63,33 @@ public final class TopicReader implements AutoCloseable {
     /** A reader of every topic named {@code <topicPrefix>.*}, written in {@code format}: changes, markers, messages. */
     public static TopicReader forPrefix(String bootstrapServers, String topicPrefix, TopicFormat format) {
         String start = topicPrefix + ".";
-        return new TopicReader(bootstrapServers, topic -> topic.startsWith(start), start + "transactions", format);
+        return new TopicReader(
+                bootstrapServers,
+                topic -> topic.startsWith(start),
+                start + "transactions",
+                format,
+                IsolationLevel.READ_UNCOMMITTED);
+    }
+
+    /**
+     * As {@link #forPrefix}, reading only what committed Kafka transactions hold ({@code isolation.level=read_committed}),
+     * as a consumer of exactly-once topics would.
+     */
+    public static TopicReader committedOf(String bootstrapServers, String topicPrefix, TopicFormat format) {
+        String start = topicPrefix + ".";
+        return new TopicReader(
+                bootstrapServers,
+                topic -> topic.startsWith(start),
+                start + "transactions",
+                format,
+                IsolationLevel.READ_COMMITTED);
     }
 
     /** A reader of the marker topic {@code <topicPrefix>.transactions} only: cheap to follow during a benchmark. */
     public static TopicReader markersOf(String bootstrapServers, String topicPrefix, TopicFormat format) {
         String markerTopic = topicPrefix + ".transactions";
-        return new TopicReader(bootstrapServers, markerTopic::equals, markerTopic, format);
+        return new TopicReader(
+                bootstrapServers, markerTopic::equals, markerTopic, format, IsolationLevel.READ_UNCOMMITTED);
     }
 
     /**

@@ -49,6 +49,7 @@ public final class TransactionRebuilder {
     private Lsn applied = Lsn.INVALID;
     private int duplicatesSkipped;
     private int staleCopiesDropped;
+    private int incompleteCopiesReplaced;
 
     public void accept(WireRecord record) {
         if (record instanceof WireRecord.Change change) {
@@ -132,6 +133,7 @@ public final class TransactionRebuilder {
             }
             pendingEnds.poll();
             if (releasable != end) {
+                incompleteCopiesReplaced++;
                 pendingEnds.remove(releasable);
                 copies.remove(id);
                 dropped.add(id);
@@ -189,6 +191,16 @@ public final class TransactionRebuilder {
     /** Copies dropped as stale partial copies (rule 3). */
     public int staleCopiesDropped() {
         return staleCopiesDropped;
+    }
+
+    /** Copies whose END came with fewer records than it counts, released in their place by a later run's (rule 2). */
+    public int incompleteCopiesReplaced() {
+        return incompleteCopiesReplaced;
+    }
+
+    /** Whether nothing waits: every END read was released or dropped, and no record waits for its END. */
+    public boolean settled() {
+        return pendingEnds.isEmpty() && copies.isEmpty();
     }
 
     /** What is still waiting: the END queue's head and the buffered copies; for failure messages. */
