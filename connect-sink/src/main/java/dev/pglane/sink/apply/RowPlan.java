@@ -240,8 +240,12 @@ final class RowPlan {
 
     /** True if {@code record}, an update, leaves its row's key as it was. */
     boolean keepsKey(ChangeRecord record) {
-        ChangeEvent event = record.event();
-        return event.before() == null || matchKey(record).equals(texts(match, event, RowImage.AFTER));
+        return record.event().before() == null || matchKey(record).equals(newKey(record));
+    }
+
+    /** The key {@code record}, an update, gives its row, as text. */
+    List<String> newKey(ChangeRecord record) {
+        return texts(match, record.event(), RowImage.AFTER);
     }
 
     private static List<String> texts(List<Field> fields, ChangeEvent event, RowImage image) {

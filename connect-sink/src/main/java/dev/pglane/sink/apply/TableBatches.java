@@ -19,9 +19,12 @@ import java.util.Map;
  * the target transaction before it commits (an {@code ENABLE ALWAYS} row trigger may see the tables' changes in
  * another order than the source made them).
  *
- * <p>A batch for a set statement holds distinct keys. A later update of a key the batch holds replaces the earlier
- * one when neither moves the row to another key, since it writes the same columns, all of them from its own new
- * row; any other repeat sends the batch first.
+ * <p>A batch for a set statement holds distinct keys, counting the keys its updates move rows to: one statement does
+ * not see the row versions it wrote itself, so a change of a row at the key an earlier change of the batch moved it
+ * to would match nothing (and while the table's snapshot is pending, that miss passes as a row not loaded yet). A
+ * later update of a key the batch holds replaces the earlier one when neither moves the row to another key, since it
+ * writes the same columns, all of them from its own new row; any other repeat, and a move onto a key the batch holds,
+ * sends the batch first.
  */
 final class TableBatches {
 
@@ -62,26 +65,48 @@ final class TableBatches {
             open.put(plan.table, batch);
         }
         if (batch.plan.set != null) {
-            List<String> key = plan.matchKey(record);
-            Integer earlier = batch.keys.get(key);
-            if (earlier != null
-                    && plan.kind == RowPlan.Kind.UPDATE
-                    && plan.keepsKey(record)
-                    && plan.keepsKey(batch.rows.get(earlier))) {
-                batch.rows.set(earlier, record);
-                return true;
-            }
-            if (earlier != null) {
-                if (!close(plan.table, destination)) {
-                    return false;
-                }
-                batch = new Batch(plan);
-                open.put(plan.table, batch);
-            }
-            batch.keys.put(key, batch.rows.size());
+            return addToSet(batch, plan, record, destination);
         }
         batch.rows.add(record);
         return true;
+    }
+
+    /** Adds {@code record} to the set statement's {@code batch}, or to a new one if its key is taken. */
+    private boolean addToSet(Batch batch, RowPlan plan, ChangeRecord record, Destination destination)
+            throws SQLException {
+        List<String> key = plan.matchKey(record);
+        List<String> movedTo = movedTo(plan, record, key);
+        Integer earlier = batch.keys.get(key);
+        if (earlier != null
+                && movedTo == null
+                && plan.kind == RowPlan.Kind.UPDATE
+                && plan.keepsKey(batch.rows.get(earlier))) {
+            batch.rows.set(earlier, record);
+            return true;
+        }
+        Batch into = batch;
+        if (earlier != null || (movedTo != null && batch.keys.containsKey(movedTo))) {
+            if (!close(plan.table, destination)) {
+                return false;
+            }
+            into = new Batch(plan);
+            open.put(plan.table, into);
+        }
+        into.keys.put(key, into.rows.size());
+        if (movedTo != null) {
+            into.keys.put(movedTo, into.rows.size());
+        }
+        into.rows.add(record);
+        return true;
+    }
+
+    /** The key {@code record} moves its row to from {@code key}; {@code null} for any change that moves none. */
+    private static List<String> movedTo(RowPlan plan, ChangeRecord record, List<String> key) {
+        if (plan.kind != RowPlan.Kind.UPDATE || record.event().before() == null) {
+            return null;
+        }
+        List<String> after = plan.newKey(record);
+        return after.equals(key) ? null : after;
     }
 
     /** Sends every open batch, in the order they were opened. */
