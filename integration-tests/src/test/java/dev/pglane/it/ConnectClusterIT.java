@@ -30,7 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>The source stories have the source draw the Kafka transactions' boundaries ({@code transaction.boundary=connector},
  * transactions not streamed), one killed while a large transaction's records are on their way into an open Kafka
  * transaction, one cut off in the middle of its snapshot: a {@code read_committed} consumer then finds every
- * transaction and every snapshot chunk exactly once and whole ({@link ExactlyOnceTopics}). The others keep the default
+ * transaction and every snapshot chunk exactly once and whole ({@link ExactlyOnceTopics}), and so does the sink, which
+ * reads committed records only there, as the README sets it up for such topics. The others keep the default
  * boundary ({@code poll}) and stream large transactions, as a source on such workers may.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -45,6 +46,14 @@ class ConnectClusterIT {
      */
     private static final Map<String, String> FAST_SINK_GROUP =
             Map.of("consumer.override.session.timeout.ms", "6000", "consumer.override.heartbeat.interval.ms", "1000");
+    /** A sink of exactly-once topics, as the README sets one up: it reads only committed Kafka transactions. */
+    private static final Map<String, String> FAST_COMMITTED_SINK = Map.of(
+            "consumer.override.session.timeout.ms",
+            "6000",
+            "consumer.override.heartbeat.interval.ms",
+            "1000",
+            "consumer.override.isolation.level",
+            "read_committed");
 
     @RegisterExtension
     static final SharedWorker worker = SharedWorker.exactlyOnceCluster(2);
@@ -112,7 +121,7 @@ class ConnectClusterIT {
             + " transaction: read_committed consumers see it once and whole")
     void sourceWorkerKilled() throws Exception {
         try (FaultStory story = FaultStory.start(
-                worker, servers, "cluster_source_kill", FaultStory.CONNECTOR_BOUNDARIES, FAST_SINK_GROUP)) {
+                worker, servers, "cluster_source_kill", FaultStory.CONNECTOR_BOUNDARIES, FAST_COMMITTED_SINK)) {
             FaultStory.Moment fault = story.midCommittedLargeTransaction();
             String source = story.run().source().topicPrefix();
             ConnectWorkerProcess victim = cluster().workerRunning(source, 0).orElseThrow();
@@ -195,9 +204,9 @@ class ConnectClusterIT {
     @Test
     @DisplayName("the source's worker cut off from the broker: the old task instance confirms nothing to the slot")
     void sourceWorkerPartitioned() throws Exception {
-        int rows = 60_000;
+        int rows = 30_000;
         try (FaultStory story = FaultStory.startOverExistingRows(
-                worker, servers, "cluster_source_cut", rows, FaultStory.CONNECTOR_BOUNDARIES, FAST_SINK_GROUP)) {
+                worker, servers, "cluster_source_cut", rows, FaultStory.CONNECTOR_BOUNDARIES, FAST_COMMITTED_SINK)) {
             FaultStory.Moment fault = story.midSnapshot(rows, LONG_LOAD);
             SourceConnectorRun source = story.run().source();
             ConnectWorkerProcess zombie =
