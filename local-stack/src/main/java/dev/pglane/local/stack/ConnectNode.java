@@ -18,6 +18,7 @@ import org.apache.kafka.connect.runtime.distributed.DistributedHerder;
 public final class ConnectNode implements AutoCloseable {
     private static final String HOST = "127.0.0.1";
     private static final String GROUP = "pglane-local";
+    private static final String EXACTLY_ONCE_GROUP = "pglane-local-exactly-once";
     /** Shipped in both plugins; the worker finds it on plugin.path, like the connectors. */
     public static final String PGLANE_JSON_CONVERTER = "dev.pglane.connect.json.PglaneJsonConverter";
 
@@ -36,8 +37,26 @@ public final class ConnectNode implements AutoCloseable {
      * that runs another project's connector beside pglane's, from {@code morePluginPaths}.
      */
     public static ConnectNode start(String bootstrapServers, Path pluginPath, Path... morePluginPaths) {
-        int restPort = FreePorts.next();
-        Map<String, String> props = workerProperties(bootstrapServers, pluginPath, restPort);
+        return start(workerProperties(bootstrapServers, pluginPath, FreePorts.next()), morePluginPaths);
+    }
+
+    /**
+     * A worker of a group of its own ({@value #EXACTLY_ONCE_GROUP}, with its own internal topics) with exactly-once
+     * support for source connectors (KIP-618): its source tasks write records and offsets in Kafka transactions. Beside
+     * a worker of {@link #start}, it lets a benchmark run the same connectors with and without it.
+     */
+    public static ConnectNode startExactlyOnce(String bootstrapServers, Path pluginPath) {
+        Map<String, String> props = workerProperties(bootstrapServers, pluginPath, FreePorts.next());
+        props.put("group.id", EXACTLY_ONCE_GROUP);
+        props.put("config.storage.topic", EXACTLY_ONCE_GROUP + "-configs");
+        props.put("offset.storage.topic", EXACTLY_ONCE_GROUP + "-offsets");
+        props.put("status.storage.topic", EXACTLY_ONCE_GROUP + "-status");
+        props.put("exactly.once.source.support", "enabled");
+        return start(props);
+    }
+
+    private static ConnectNode start(Map<String, String> props, Path... morePluginPaths) {
+        int restPort = Integer.parseInt(props.get("rest.advertised.port"));
         for (Path more : morePluginPaths) {
             props.merge("plugin.path", more.toAbsolutePath().toString(), (a, b) -> a + "," + b);
         }

@@ -50,6 +50,9 @@ public final class SustainedBench {
                 ConnectNode connect = options.needsConnect()
                         ? ConnectNode.start(kafka.bootstrapServers(), options.pluginPath(), thirdParty)
                         : null;
+                ConnectNode exactlyOnce = options.needsExactlyOnceWorker()
+                        ? ConnectNode.startExactlyOnce(kafka.bootstrapServers(), options.pluginPath())
+                        : null;
                 RegistryNode registry =
                         options.needsRegistry() ? RegistryNode.start(workDir.resolve("registry")) : null) {
             SustainedDatabase database = new SustainedDatabase(source, target, options.pgbench(), options.scale());
@@ -59,7 +62,7 @@ public final class SustainedBench {
                     source,
                     target,
                     database,
-                    new Replications(source, target, kafka, connect, registry),
+                    new Replications(source, target, kafka, connect, exactlyOnce, registry),
                     BoundedRule.DEFAULT);
             SustainedReport report = new SustainedReport(
                     environment(options, source),

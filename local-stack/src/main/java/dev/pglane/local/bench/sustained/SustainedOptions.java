@@ -39,7 +39,7 @@ public record SustainedOptions(
             "target/bench/sustained-report.json and .md and merges a sustained section into report.json.",
             "options (all optional):",
             "  --systems LIST           all, or some of pglane-json,pglane-avro,pglane-avro-2-groups,pglane-avro-4-groups,"
-                    + " subscriber,debezium (default: every",
+                    + " pglane-avro-eos,subscriber,debezium (default: every",
             "                           system, pglane in the formats --format names)",
             "  --rates LIST             pgbench --rate steps in tx/s, rising (default 250,500,1000,2000,4000)",
             "  --step-seconds N         how long each step's load runs (default 60)",
@@ -98,6 +98,11 @@ public record SustainedOptions(
 
     boolean needsConnect() {
         return systems.stream().anyMatch(s -> s != SustainedSystem.SUBSCRIBER);
+    }
+
+    /** Whether a system runs on a worker with exactly-once support for source connectors. */
+    boolean needsExactlyOnceWorker() {
+        return systems.contains(SustainedSystem.PGLANE_AVRO_EXACTLY_ONCE);
     }
 
     boolean needsRegistry() {

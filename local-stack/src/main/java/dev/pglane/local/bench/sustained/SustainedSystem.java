@@ -12,6 +12,11 @@ public enum SustainedSystem {
     /** pglane in Avro with its sink split into table groups, one sink connector each ({@link PglaneGroups}). */
     PGLANE_AVRO_2_GROUPS("pglane-avro-2-groups", "pglane (Avro), 2 table groups"),
     PGLANE_AVRO_4_GROUPS("pglane-avro-4-groups", "pglane (Avro), 4 table groups"),
+    /**
+     * pglane in Avro on a worker with exactly-once support (KIP-618), each database transaction one Kafka transaction
+     * ({@code transaction.boundary=connector}), the sink reading committed records only.
+     */
+    PGLANE_AVRO_EXACTLY_ONCE("pglane-avro-eos", "pglane (Avro), exactly-once topics"),
     SUBSCRIBER("subscriber", "PostgreSQL subscriber"),
     DEBEZIUM("debezium", "Debezium source + JDBC sink");
 
@@ -56,7 +61,7 @@ public enum SustainedSystem {
         }
         throw new IllegalArgumentException(
                 "--systems takes all or a list of pglane-json, pglane-avro, pglane-avro-2-groups,"
-                        + " pglane-avro-4-groups, subscriber, debezium: " + option);
+                        + " pglane-avro-4-groups, pglane-avro-eos, subscriber, debezium: " + option);
     }
 
     boolean isPglane() {
@@ -65,7 +70,10 @@ public enum SustainedSystem {
 
     /** Whether pglane writes and reads Avro through the registry. */
     boolean isAvro() {
-        return this == PGLANE_AVRO || this == PGLANE_AVRO_2_GROUPS || this == PGLANE_AVRO_4_GROUPS;
+        return this == PGLANE_AVRO
+                || this == PGLANE_AVRO_2_GROUPS
+                || this == PGLANE_AVRO_4_GROUPS
+                || this == PGLANE_AVRO_EXACTLY_ONCE;
     }
 
     /** How many sink connectors apply the source's tables: 1 but for the table-group systems. */
