@@ -40,10 +40,9 @@ import org.apache.kafka.common.config.ConfigDef.Width;
 import org.apache.kafka.common.config.types.Password;
 
 /**
- * The source connector's configuration: every key with its doc and default, and typed accessors.
- * The {@code database.*} keys are shared with the sink and live in {@link DatabaseSettings}; only
- * their source-specific docs are here. Required keys have no {@code _DEFAULT}.
- * docs/source-config.md is generated from {@link #CONFIG_DEF}.
+ * The source connector's configuration: every key with its doc and default, and typed accessors. The {@code
+ * database.*} keys are shared with the sink and live in {@link DatabaseSettings}; only their source-specific docs are
+ * here. Required keys have no {@code _DEFAULT}. docs/source-config.md is generated from {@link #CONFIG_DEF}.
  */
 public final class PgSourceConfig extends AbstractConfig {
     static final String GROUP_CONNECTION = "Connection";
@@ -434,6 +433,7 @@ public final class PgSourceConfig extends AbstractConfig {
         defineTopics(new ConfigGroup(def, GROUP_TOPICS));
         DecodingSettings.define(new ConfigGroup(def, GROUP_DECODING));
         SnapshotSettings.define(new ConfigGroup(def, GROUP_SNAPSHOT));
+        ColumnSettings.define(new ConfigGroup(def, ColumnSettings.GROUP));
         return def;
     }
 

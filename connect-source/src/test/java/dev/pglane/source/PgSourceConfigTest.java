@@ -136,7 +136,7 @@ class PgSourceConfigTest {
     void everyKeyHasGroupOrderWidthAndDisplayName() {
         assertEquals(List.of(), ConfigDocsMarkdown.keysWithoutLayout(PgSourceConfig.CONFIG_DEF));
         assertEquals(
-                List.of("Connection", "Replication", "Topics", "Decoding", "Snapshot"),
+                List.of("Connection", "Replication", "Topics", "Decoding", "Snapshot", "Columns"),
                 PgSourceConfig.CONFIG_DEF.groups());
     }
 

@@ -132,6 +132,22 @@ class PgSourceConnectorValidateTest {
     }
 
     @Test
+    void columnListsAreOneOrTheOtherAndHashingNeedsASalt() {
+        Map<String, String> props = config(server);
+        props.put("column.include.list", "public\\.a\\.id");
+        props.put("column.exclude.list", ".*\\.secret");
+        props.put("column.mask.hash.list", ".*\\.email");
+        Map<String, List<String>> errors = errors(props);
+        assertOn(errors, "column.include.list", "column.include.list and column.exclude.list cannot both be set");
+        assertOn(errors, "column.exclude.list", "column.include.list and column.exclude.list cannot both be set");
+        assertOn(errors, "column.mask.hash.salt", "column.mask.hash.salt is required with column.mask.hash.list");
+
+        props.remove("column.include.list");
+        props.put("column.mask.hash.salt", "pepper");
+        assertEquals(Map.of(), errors(props));
+    }
+
+    @Test
     void thePayloadFormatMustFitBothConverters() {
         String bytes = "org.apache.kafka.connect.converters.ByteArrayConverter";
         String json = "org.apache.kafka.connect.json.JsonConverter";

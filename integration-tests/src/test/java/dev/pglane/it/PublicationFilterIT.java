@@ -1,15 +1,24 @@
 package dev.pglane.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.pglane.local.kafka.WireRecord;
 import dev.pglane.local.stack.PostgresNode;
 import dev.pglane.local.stack.PostgresVersion;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,7 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * A publication of one's own that keeps rows and columns out (PostgreSQL 15+: a row filter and a column list): the
  * snapshot sends what the stream would, so what the publication keeps out never reaches the target, existing rows
- * included. Runs on 15, the first major with both, and 17, whatever {@code pglane.pg.versions} says.
+ * included. Runs on 15, the first major with both, and 17, whatever {@code pglane.pg.versions} says. And the
+ * connector's own column rules, which keep columns out whatever the publication and the major.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class PublicationFilterIT {
@@ -91,6 +101,103 @@ class PublicationFilterIT {
                     "holder 7|note 7",
                     session.queryValue("SELECT holder || '|' || note FROM " + name + ".cards WHERE id = 7"));
         }
+    }
+
+    /**
+     * The connector's own column rules, on the oldest major, whose publications cannot keep columns out: a column
+     * excluded, one hashed with a salt, one replaced. Neither the snapshot's records nor the stream's carry the
+     * excluded column or a clear value of the masked ones, and the sink leaves the target's own values of the excluded
+     * column as they are, also when it updates the row.
+     */
+    @Test
+    @DisplayName("column.exclude.list, column.mask.hash.list and column.mask.replace.list over existing rows and"
+            + " changes: no record carries the excluded column or a masked value, the target keeps its own")
+    void columnRulesKeepColumnsOutOfEveryRecord() throws Exception {
+        PostgresVersion version = PostgresVersion.V14;
+        PostgresNode source = servers.of(version);
+        PostgresNode target = servers.targetOf(version);
+        String name = "colrules_pg" + version.major();
+        String table = name + ".people";
+        String ddl = "CREATE TABLE " + table + " (id integer PRIMARY KEY, name text, email text, ssn text, note text)";
+        SqlSession.execute(
+                source,
+                "CREATE SCHEMA " + name,
+                ddl,
+                "INSERT INTO " + table
+                        + " SELECT g, 'name ' || g, 'p' || g || '@example.com', 'ssn-' || g, 'note ' || g"
+                        + " FROM generate_series(1, 200) g");
+        // the target's copy holds a value of its own in the excluded column
+        SqlSession.execute(
+                target,
+                "CREATE SCHEMA " + name,
+                ddl,
+                "INSERT INTO " + table + " (id, ssn) VALUES (7, 'kept on the target')");
+        Map<String, String> sourceConfig = Map.of(
+                "snapshot.mode",
+                "initial",
+                "snapshot.chunk.rows",
+                "80",
+                "column.exclude.list",
+                name + "\\.people\\.ssn",
+                "column.mask.hash.list",
+                ".*\\.email",
+                "column.mask.hash.salt",
+                SALT,
+                "column.mask.replace.list",
+                name + "\\.people\\.note");
+        List<WireRecord.Change> changes = new ArrayList<>();
+        try (SinkConnectorRun run =
+                SinkConnectorRun.start(worker, source, target, name, sourceConfig, Map.of("apply.workers", "2"))) {
+            SqlSession.execute(
+                    source,
+                    "INSERT INTO " + table + " VALUES (201, 'name 201', 'p201@example.com', 'ssn-201', 'note 201')",
+                    "UPDATE " + table
+                            + " SET name = 'renamed', email = 'new7@example.com', ssn = 'ssn-new' WHERE id = 7");
+            Waits.until("the snapshot and the changes reach the target", WAIT, () -> count(target, table) >= 201);
+            run.awaitCatchUp(WAIT);
+            run.source()
+                    .reader()
+                    .readQuietFor(
+                            record -> {
+                                if (record instanceof WireRecord.Change change
+                                        && change.topic().endsWith(".people")) {
+                                    changes.add(change);
+                                }
+                            },
+                            Duration.ofSeconds(2));
+        }
+        assertEquals(202, changes.size(), "200 snapshot rows, an insert and an update");
+        for (WireRecord.Change change : changes) {
+            Struct after = change.event().after();
+            assertNull(after.schema().field("ssn"), () -> "a record carries the excluded column: " + after);
+            String email =
+                    "renamed".equals(after.get("name")) ? "new7@example.com" : "p" + after.get("id") + "@example.com";
+            assertEquals(sha256(SALT + email), after.get("email"), () -> "email not hashed: " + after);
+            assertEquals("****", after.get("note"), () -> "note not replaced: " + after);
+        }
+        try (SqlSession session = SqlSession.open(target)) {
+            assertEquals(
+                    "renamed|" + sha256(SALT + "new7@example.com") + "|kept on the target|****",
+                    session.queryValue(
+                            "SELECT name || '|' || email || '|' || ssn || '|' || note FROM " + table + " WHERE id = 7"),
+                    "the update wrote the hashed email and left the target's ssn");
+            assertEquals(
+                    sha256(SALT + "p8@example.com"),
+                    session.queryValue("SELECT email FROM " + table + " WHERE id = 8"),
+                    "a snapshot row's email, hashed");
+            assertEquals(
+                    0L,
+                    ((Number) session.queryValue("SELECT count(ssn) FROM " + table + " WHERE id <> 7")).longValue(),
+                    "no ssn reached the target");
+        }
+    }
+
+    private static final String SALT = "pepper-for-the-test";
+
+    /** The lower-case hex SHA-256 of {@code text}, as the source masks. */
+    private static String sha256(String text) throws NoSuchAlgorithmException {
+        return HexFormat.of()
+                .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** The table's rows, 0 before the sink created it. */

@@ -1,6 +1,7 @@
 package dev.pglane.source.reader;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
+import dev.pglane.source.ColumnSettings;
 import dev.pglane.source.PgSourceConfig;
 import dev.pglane.source.SnapshotMode;
 import dev.pglane.source.capture.TableCapture;
@@ -293,8 +294,8 @@ public final class ReplicationSession implements AutoCloseable {
         // the reader's liveness check and type lookups run on this connection: neither may hang on a dead server
         boundReads(sql, config.statusInterval());
         TopicNames topics = config.topicNames();
-        RelationCache relations = new RelationCache(
-                RelationDescriptorFactory.reading(sql, topics, config.numericMapping(), envelopes, config.recordKey()));
+        RelationCache relations = new RelationCache(RelationDescriptorFactory.reading(
+                sql, topics, config.numericMapping(), envelopes, config.recordKey(), ColumnSettings.rules(config)));
         DecoderLanes lanes = decoderLanes(config, start, topics, envelopes, failures, activity);
         OrderedEmitter emitter = new OrderedEmitter(lanes, failures, acks);
         SnapshotStream snapshots = new SnapshotStream(

@@ -1,15 +1,19 @@
 package dev.pglane.source.schema;
 
 import dev.pglane.source.RecordKey;
+import dev.pglane.source.columns.ColumnRules;
 import dev.pglane.source.pgoutput.RelationColumn;
 import dev.pglane.source.pgoutput.RelationMessage;
 import dev.pglane.source.pgoutput.TypeMessage;
+import dev.pglane.source.values.ColumnTreatment;
 import dev.pglane.source.values.RowDecoder;
 import dev.pglane.wire.RowKey;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.envelope.EnvelopeSchemas;
 import dev.pglane.wire.types.Column;
 import dev.pglane.wire.types.NumericMapping;
+import dev.pglane.wire.types.PgColumnType;
+import dev.pglane.wire.types.PgType;
 import dev.pglane.wire.types.RowSchemas;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -26,6 +30,8 @@ public final class RelationDescriptorFactory {
 
     /** What a Relation message's empty namespace stands for. */
     static final String CATALOG_SCHEMA = "pg_catalog";
+    /** {@code REPLICA IDENTITY FULL} in a Relation message. */
+    private static final char IDENTITY_FULL = 'f';
 
     private final String topicPrefix;
     private final TopicNames topics;
@@ -33,6 +39,7 @@ public final class RelationDescriptorFactory {
     private final EnvelopeSchemas envelopes;
     private final TypeCatalog types;
     private final RowKeyColumns keyColumns;
+    private final ColumnRules columnRules;
 
     public RelationDescriptorFactory(
             String topicPrefix,
@@ -41,6 +48,19 @@ public final class RelationDescriptorFactory {
             EnvelopeSchemas envelopes,
             TypeCatalog types,
             RowKeyColumns keyColumns) {
+        this(topicPrefix, topics, numericMapping, envelopes, types, keyColumns, ColumnRules.NONE);
+    }
+
+    /** @param columnRules which columns leave the connector, and which of them masked */
+    public RelationDescriptorFactory(
+            String topicPrefix,
+            TopicNames topics,
+            NumericMapping numericMapping,
+            EnvelopeSchemas envelopes,
+            TypeCatalog types,
+            RowKeyColumns keyColumns,
+            ColumnRules columnRules) {
+        this.columnRules = columnRules;
         this.topicPrefix = topicPrefix;
         this.topics = topics;
         this.numericMapping = numericMapping;
@@ -58,14 +78,16 @@ public final class RelationDescriptorFactory {
             TopicNames topics,
             NumericMapping numericMapping,
             EnvelopeSchemas envelopes,
-            RecordKey recordKey) {
+            RecordKey recordKey,
+            ColumnRules columnRules) {
         return new RelationDescriptorFactory(
                 topics.prefix(),
                 topics,
                 numericMapping,
                 envelopes,
                 new JdbcTypeCatalog(sql),
-                RowKeyColumns.of(recordKey, sql));
+                RowKeyColumns.of(recordKey, sql),
+                columnRules);
     }
 
     /**
@@ -80,7 +102,9 @@ public final class RelationDescriptorFactory {
             columns.add(
                     new Column(column.name(), types.resolve(column.typeOid(), column.typeModifier()), column.key()));
         }
-        Schema rowSchema = RowSchemas.build(topicPrefix, schema, table, columns, numericMapping);
+        List<ColumnTreatment> treatments =
+                columnRules.treatments(schema, table, columns, message.replicaIdentity() == IDENTITY_FULL);
+        Schema rowSchema = RowSchemas.build(topicPrefix, schema, table, sent(columns, treatments), numericMapping);
         return new RelationDescriptor(
                 message.relationId(),
                 schema,
@@ -90,7 +114,22 @@ public final class RelationDescriptorFactory {
                 topics.changeTopic(schema, table),
                 envelopes.forRow(rowSchema),
                 RowKey.schema(topicPrefix, schema, table, rowSchema, keyColumns.of(message, columns)),
-                RowDecoder.create(schema + "." + table, columns, rowSchema));
+                RowDecoder.create(schema + "." + table, columns, rowSchema, treatments));
+    }
+
+    /** The columns records carry: the excluded ones left out, the masked ones as text. */
+    private static List<Column> sent(List<Column> columns, List<ColumnTreatment> treatments) {
+        List<Column> sent = new ArrayList<>(columns.size());
+        for (int i = 0; i < columns.size(); i++) {
+            Column column = columns.get(i);
+            ColumnTreatment treatment = treatments.get(i);
+            if (treatment.masked()) {
+                sent.add(new Column(column.name(), PgColumnType.of(PgType.TEXT, -1), column.key()));
+            } else if (!treatment.excluded()) {
+                sent.add(column);
+            }
+        }
+        return sent;
     }
 
     /** Passes a Type message on to the catalog, before the Relation message that needs the type. */

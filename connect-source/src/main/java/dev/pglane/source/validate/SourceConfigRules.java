@@ -1,5 +1,9 @@
 package dev.pglane.source.validate;
 
+import static dev.pglane.source.ColumnSettings.COLUMN_EXCLUDE_LIST;
+import static dev.pglane.source.ColumnSettings.COLUMN_INCLUDE_LIST;
+import static dev.pglane.source.ColumnSettings.COLUMN_MASK_HASH_LIST;
+import static dev.pglane.source.ColumnSettings.COLUMN_MASK_HASH_SALT;
 import static dev.pglane.source.HousekeepingSettings.HEARTBEAT_ACTION_QUERY;
 import static dev.pglane.source.PaceSettings.SNAPSHOT_PACE_BOOTSTRAP_SERVERS;
 import static dev.pglane.source.PaceSettings.SNAPSHOT_PACE_GROUP;
@@ -15,8 +19,10 @@ import static dev.pglane.source.SnapshotSettings.SIGNAL_KAFKA_TOPIC;
 
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.connect.validate.ValidationReport;
+import dev.pglane.source.ColumnSettings;
 import dev.pglane.wire.TopicNames;
 import java.util.List;
+import org.apache.kafka.common.config.types.Password;
 
 /** The rules between keys of the source config, checked once each key is valid on its own. */
 final class SourceConfigRules {
@@ -24,6 +30,7 @@ final class SourceConfigRules {
 
     static void check(ValidationReport report) {
         tableLists(report);
+        columnLists(report);
         backoff(report);
         signalTopic(report);
         paceGroup(report);
@@ -38,6 +45,25 @@ final class SourceConfigRules {
             String message = TABLE_INCLUDE_LIST + " and " + TABLE_EXCLUDE_LIST + " cannot both be set; keep one";
             report.add(new ConfigProblem(TABLE_INCLUDE_LIST, message));
             report.add(new ConfigProblem(TABLE_EXCLUDE_LIST, message));
+        }
+    }
+
+    private static void columnLists(ValidationReport report) {
+        if (report.isValid(COLUMN_INCLUDE_LIST, COLUMN_EXCLUDE_LIST)
+                && !((List<?>) report.value(COLUMN_INCLUDE_LIST)).isEmpty()
+                && !((List<?>) report.value(COLUMN_EXCLUDE_LIST)).isEmpty()) {
+            String message = COLUMN_INCLUDE_LIST + " and " + COLUMN_EXCLUDE_LIST + " cannot both be set; keep one";
+            report.add(new ConfigProblem(COLUMN_INCLUDE_LIST, message));
+            report.add(new ConfigProblem(COLUMN_EXCLUDE_LIST, message));
+        }
+        if (report.isValid(COLUMN_MASK_HASH_LIST, COLUMN_MASK_HASH_SALT)
+                && !((List<?>) report.value(COLUMN_MASK_HASH_LIST)).isEmpty()
+                && ColumnSettings.salt((Password) report.value(COLUMN_MASK_HASH_SALT))
+                        .isEmpty()) {
+            report.add(new ConfigProblem(
+                    COLUMN_MASK_HASH_SALT,
+                    COLUMN_MASK_HASH_SALT + " is required with " + COLUMN_MASK_HASH_LIST
+                            + ": unsalted, a hashed value could be found by hashing guesses"));
         }
     }
 

@@ -4,6 +4,7 @@ import dev.pglane.source.pgoutput.TupleData;
 import dev.pglane.wire.envelope.RowImage;
 import dev.pglane.wire.types.Column;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ public final class RowDecoder {
     private final Field[] fields;
     private final TextDecoder[] decoders;
 
-    private RowDecoder(String relation, Schema rowSchema, List<Column> columns) {
+    private RowDecoder(String relation, Schema rowSchema, List<Column> columns, List<ColumnTreatment> treatments) {
         this.relation = relation;
         this.rowSchema = rowSchema;
         this.columns = List.copyOf(columns);
@@ -35,12 +36,18 @@ public final class RowDecoder {
         this.decoders = new TextDecoder[columns.size()];
         for (int i = 0; i < fields.length; i++) {
             Column column = columns.get(i);
+            ColumnTreatment treatment = treatments.get(i);
+            if (treatment.excluded()) {
+                continue; // no field: decode() passes the value over
+            }
             fields[i] = rowSchema.field(column.name());
             if (fields[i] == null) {
                 throw new IllegalArgumentException(
                         "row schema " + rowSchema.name() + " has no field for column " + column.name());
             }
-            decoders[i] = TextDecoders.forType(column.type(), fields[i].schema());
+            decoders[i] = treatment.masked()
+                    ? treatment.mask()::apply
+                    : TextDecoders.forType(column.type(), fields[i].schema());
         }
     }
 
@@ -50,7 +57,17 @@ public final class RowDecoder {
      * @param rowSchema the row struct built from those columns by {@code RowSchemas}
      */
     public static RowDecoder create(String relation, List<Column> columns, Schema rowSchema) {
-        return new RowDecoder(relation, rowSchema, columns);
+        return new RowDecoder(relation, rowSchema, columns, Collections.nCopies(columns.size(), ColumnTreatment.KEEP));
+    }
+
+    /**
+     * As {@link #create(String, List, Schema)}, each column treated as {@code treatments} (in the same order) says: an
+     * excluded one has no field in {@code rowSchema} and its value is never read, a masked one a string field that
+     * holds its masked text.
+     */
+    public static RowDecoder create(
+            String relation, List<Column> columns, Schema rowSchema, List<ColumnTreatment> treatments) {
+        return new RowDecoder(relation, rowSchema, columns, treatments);
     }
 
     public Schema rowSchema() {
@@ -71,6 +88,9 @@ public final class RowDecoder {
         List<String> unchangedToast = List.of();
         Map<String, String> textValues = Map.of();
         for (int i = 0; i < decoders.length; i++) {
+            if (fields[i] == null) {
+                continue; // an excluded column
+            }
             switch (tuple.kind(i)) {
                 case 'n' -> {}
                 case 'u' -> {

@@ -6,16 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.source.columns.ColumnRules;
 import dev.pglane.source.pgoutput.RelationColumn;
 import dev.pglane.source.pgoutput.RelationMessage;
+import dev.pglane.source.pgoutput.TestTuples;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.envelope.EnvelopeSchemas;
+import dev.pglane.wire.envelope.RowImage;
 import dev.pglane.wire.types.ColumnParameters;
 import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
 import dev.pglane.wire.types.PgType;
 import java.util.List;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.Test;
 
 /** Descriptors built from Relation messages: names, topic, schemas, keys. */
@@ -76,6 +80,45 @@ class RelationDescriptorFactoryTest {
         RelationMessage message =
                 new RelationMessage(0, 1, "public", "t", 'd', List.of(new RelationColumn("x", 90001, -1, false)));
         assertThrows(IllegalStateException.class, () -> factory.create(message));
+    }
+
+    /**
+     * Column rules shape the row: an excluded column has no field and its value is never decoded (a text no decoder
+     * could read passes), a masked one is a string field with the masked text; the descriptor still describes the
+     * tuple as sent, every column.
+     */
+    @Test
+    void columnRulesLeaveExcludedColumnsOutAndMaskedOnesAsText() {
+        ColumnRules rules =
+                new ColumnRules(List.of(), List.of(".*\\.born"), List.of(), List.of(".*\\.salary"), "", "****");
+        RelationDescriptor d = new RelationDescriptorFactory(
+                        "shop",
+                        TopicNames.perTable("shop"),
+                        NumericMapping.PRECISE,
+                        envelopes,
+                        PgColumnType::of,
+                        RowKeyColumns.NONE,
+                        rules)
+                .create(new RelationMessage(
+                        0,
+                        7,
+                        "hr",
+                        "staff",
+                        'd',
+                        List.of(
+                                new RelationColumn("id", PgType.INT4.oid(), -1, true),
+                                new RelationColumn("born", PgType.DATE.oid(), -1, false),
+                                new RelationColumn("salary", PgType.INT4.oid(), -1, false))));
+        assertEquals(
+                List.of("id", "salary"),
+                d.rowSchema().fields().stream().map(f -> f.name()).toList());
+        assertEquals(Schema.Type.STRING, d.rowSchema().field("salary").schema().type());
+        assertEquals(3, d.columns().size(), "the tuple's columns as sent");
+        Struct row = d.rowDecoder()
+                .decode(TestTuples.of("7", "not a date", "90000"), RowImage.AFTER)
+                .row();
+        assertEquals(7, row.get("id"));
+        assertEquals("****", row.get("salary"));
     }
 
     private RelationDescriptorFactory factory(TopicNames topics, NumericMapping mode) {
