@@ -238,6 +238,15 @@ final class HeldCopy {
         return freed;
     }
 
+    /**
+     * Takes over what {@code replaced}, the copy this one is released in place of, needs read again after a restart:
+     * its END (and any ABORT of it) comes earlier on the marker topic than this copy's, before the END of transactions
+     * that follow it in commit order. A restart that read from this copy's END only would meet theirs first.
+     */
+    void readAgainWith(HeldCopy replaced) {
+        replaced.lowerFloors(lowestOffsets);
+    }
+
     /** Lowers {@code floors} to the offsets this copy needs read again after a restart. */
     void lowerFloors(Map<TopicPartition, Long> floors) {
         lowestOffsets.forEach((partition, offset) -> floors.merge(partition, offset, Math::min));

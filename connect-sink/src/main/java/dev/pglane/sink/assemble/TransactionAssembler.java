@@ -173,6 +173,9 @@ public final class TransactionAssembler implements AutoCloseable {
                     break;
                 }
                 endOrder.pollFirst();
+                // the released copy holds consumer offsets back to the stuck copy's END: transactions after it
+                // in commit order may have their END between the two, and a restart must not read theirs first
+                resent.readAgainWith(copy);
                 discard(copy, SUPERSEDED);
                 listener.resent(key.xid(), key.generation(), resent.key().generation());
                 ready.add(release(resent));

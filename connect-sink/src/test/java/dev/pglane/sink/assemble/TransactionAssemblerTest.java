@@ -17,6 +17,7 @@ import dev.pglane.wire.Lsn;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.envelope.LogicalMessage;
 import dev.pglane.wire.envelope.Op;
+import dev.pglane.wire.marker.Marker;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -307,6 +308,54 @@ class TransactionAssemblerTest {
         assertTrue(assembler.drainReady().isEmpty());
         assertEquals(0, assembler.bufferedTransactions());
         assertEquals(1L, dropped.get("superseded by a later run's copy"), "the lost record, arriving late after all");
+    }
+
+    /**
+     * Run 1's copy of 7 has its END but lost its record (an aborted Kafka transaction read uncommitted), its copy of
+     * 8 is whole; run 2 sends 7 again. 7 of run 2 and then 8 of run 1 are released, neither durable yet, when the
+     * task moves: consumer offsets must let the restart read the END of run 1's 7 again, before that of 8, or the
+     * restart releases 8 first and then drops 7 as already applied.
+     */
+    @Test
+    void aCopyReleasedInPlaceOfALostOneKeepsTheLostOnesEndReadableAfterARestart() {
+        ChangeRecord lost = insert(7, 1, 1, orders(1), 10);
+        ChangeRecord whole = insert(8, 1, 1, orders(0), 3);
+        ChangeRecord resent = insert(7, 2, 1, orders(1), 11);
+        List<Object[]> markers = List.of(
+                new Object[] {end(7, 1, 0x100, List.of(lost)), 1L},
+                new Object[] {end(8, 1, 0x200, List.of(whole)), 2L},
+                new Object[] {start(2), 3L},
+                new Object[] {end(7, 2, 0x100, List.of(resent)), 4L});
+        assembler.addChange(whole);
+        assembler.addChange(resent);
+        markers.forEach(m -> assembler.addMarker((Marker) m[0], MARKERS, (Long) m[1]));
+        List<SourceTransaction> released = assembler.drainReady();
+        assertEquals(
+                List.of(7L, 8L), released.stream().map(SourceTransaction::xid).toList());
+
+        // the task moves before either is durable: it reads again from the lowest offsets the ledger holds
+        Map<TopicPartition, Long> rewind = new HashMap<>(assembler.pendingFloors());
+        released.forEach(
+                tx -> tx.firstOffsets().forEach((partition, offset) -> rewind.merge(partition, offset, Math::min)));
+        TransactionAssembler restarted = assembler(AppliedPosition.NONE);
+        for (ChangeRecord record : List.of(whole, resent)) {
+            if (record.offset() >= rewind.getOrDefault(record.partition(), Long.MAX_VALUE)) {
+                restarted.addChange(record);
+            }
+        }
+        List<SourceTransaction> again = new ArrayList<>();
+        for (Object[] m : markers) {
+            if ((Long) m[1] >= rewind.get(MARKERS)) {
+                restarted.addMarker((Marker) m[0], MARKERS, (Long) m[1]);
+                again.addAll(restarted.drainReady());
+            }
+        }
+
+        assertEquals(
+                List.of(7L, 8L),
+                again.stream().map(SourceTransaction::xid).toList(),
+                "8 of run 1 must not pass 7, whose copy of run 2 would then be dropped as already applied");
+        assertEquals(1L, rewind.get(MARKERS), "the END of run 1's copy of 7");
     }
 
     @Test
