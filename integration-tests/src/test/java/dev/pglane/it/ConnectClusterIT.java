@@ -30,8 +30,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>The source stories have the source draw the Kafka transactions' boundaries ({@code transaction.boundary=connector},
  * transactions not streamed), one killed while a large transaction's records are on their way into an open Kafka
  * transaction, one cut off in the middle of its snapshot: a {@code read_committed} consumer then finds every
- * transaction and every snapshot chunk exactly once and whole ({@link ExactlyOnceTopics}), and so does the sink, which
- * reads committed records only there, as the README sets it up for such topics. The others keep the default
+ * transaction and every snapshot chunk exactly once and whole ({@link ExactlyOnceTopics}). The sink applies every
+ * transaction once either way: in the first it reads committed records only, as the README sets it up for such topics,
+ * in the second everything, the aborted Kafka transactions' records too. The others keep the default
  * boundary ({@code poll}) and stream large transactions, as a source on such workers may.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -206,7 +207,7 @@ class ConnectClusterIT {
     void sourceWorkerPartitioned() throws Exception {
         int rows = 30_000;
         try (FaultStory story = FaultStory.startOverExistingRows(
-                worker, servers, "cluster_source_cut", rows, FaultStory.CONNECTOR_BOUNDARIES, FAST_COMMITTED_SINK)) {
+                worker, servers, "cluster_source_cut", rows, FaultStory.CONNECTOR_BOUNDARIES, FAST_SINK_GROUP)) {
             FaultStory.Moment fault = story.midSnapshot(rows, LONG_LOAD);
             SourceConnectorRun source = story.run().source();
             ConnectWorkerProcess zombie =
