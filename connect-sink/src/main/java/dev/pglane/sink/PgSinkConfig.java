@@ -218,7 +218,9 @@ public final class PgSinkConfig extends AbstractConfig {
     static final boolean AUTO_CREATE_DEFAULT = false;
 
     public static final String AUTO_EVOLVE = "auto.evolve";
-    static final String AUTO_EVOLVE_DOC = "Add a column that the source table has and the target table lacks.";
+    static final String AUTO_EVOLVE_DOC = "Add a column that the source table has and the target table lacks, widen a"
+            + " column whose source type widened, and give a target table without a key the key its source table"
+            + " gained (as its primary key; without this, a WARN names the statement).";
     static final boolean AUTO_EVOLVE_DEFAULT = false;
 
     private static final String IDENTIFIER = "[a-z_][a-z0-9_$]{0,62}";

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * README says, since the source sends no change for the rows the default fills; a column dropped on the source stays
  * on the target, NULL in rows that arrive afterwards, until dropped there; a table created under the table lists joins
  * the publication by itself and arrives whole ({@code snapshot.new.tables}); a column widened to bigint is widened on
- * the target by {@code auto.evolve}, a value beyond integer included. No change is lost around the DDL.
+ * the target by {@code auto.evolve}, a value beyond integer included; a table created and loaded without a key that
+ * gains one afterwards gets it on the target too. No change is lost around the DDL.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class SchemaChangesIT {
@@ -87,6 +88,8 @@ class SchemaChangesIT {
             SqlSession.execute(source, "UPDATE " + extra + " SET label = 'changed' WHERE id % 2 = 0");
             run.awaitCatchUp(WAIT);
 
+            keyGainedLater(source, target, run, name + ".later_key");
+
             SqlSession.execute(target, "ALTER TABLE " + items + " DROP COLUMN v");
             ComparisonReport report = run.compare();
             assertTrue(report.isEqual(), () -> "the target differs from the source:\n" + report.summary());
@@ -106,6 +109,32 @@ class SchemaChangesIT {
                         onTarget.queryValue("SELECT format_type(atttypid, atttypmod) FROM pg_attribute"
                                 + " WHERE attrelid = '" + items + "'::regclass AND attname = 'qty'"));
             }
+        }
+    }
+
+    /**
+     * A table created and loaded without a key, which it gains afterwards (as {@code pgbench -i} does): the sink created
+     * it keyless, and auto.evolve carries the key.
+     */
+    private static void keyGainedLater(PostgresNode source, PostgresNode target, SinkConnectorRun run, String laterKey)
+            throws Exception {
+        SqlSession.execute(
+                source,
+                "CREATE TABLE " + laterKey + " (id int, label text)",
+                "INSERT INTO " + laterKey + " SELECT g, 'loaded' FROM generate_series(1, 50) g");
+        Waits.until("the keyless table arrives whole", WAIT, () -> count(target, laterKey) == 50);
+        SqlSession.execute(
+                source,
+                "ALTER TABLE " + laterKey + " ADD PRIMARY KEY (id)",
+                "UPDATE " + laterKey + " SET label = 'keyed' WHERE id % 2 = 0");
+        run.awaitCatchUp(WAIT);
+        try (SqlSession onTarget = SqlSession.open(target)) {
+            assertEquals(
+                    "id",
+                    onTarget.queryValue("SELECT string_agg(a.attname, ',') FROM pg_index i JOIN pg_attribute a"
+                            + " ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)"
+                            + " WHERE i.indrelid = '" + laterKey + "'::regclass AND i.indisprimary"),
+                    "the target table got the key the source gained");
         }
     }
 

@@ -20,7 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes a target table fit the rows the source sends ({@code auto.create}, {@code auto.evolve}):
+ * Makes a target table fit the rows the source sends ({@code auto.create}, {@code auto.evolve}, and a key the source
+ * gained later, {@link KeyFromSource}):
  * the column types come from each field's {@code __pglane.type} and {@code __pglane.typmod} parameters, the key
  * from {@code __pglane.key}. A record is input from whoever may write its topic, so its type text never reaches
  * the DDL: the target server resolves it ({@link TargetTypes}) and the DDL names the type as the server formats
@@ -37,10 +38,13 @@ public final class TableEvolution {
     /** Type differences already warned of, bounded; the workers share this instance. */
     private final WarnOnce retypeWarnings = new WarnOnce(log);
 
+    private final KeyFromSource keys;
+
     public TableEvolution(boolean autoCreate, boolean autoEvolve, TargetTypes types) {
         this.autoCreate = autoCreate;
         this.autoEvolve = autoEvolve;
         this.types = types;
+        this.keys = new KeyFromSource(autoEvolve);
     }
 
     /**
@@ -73,7 +77,7 @@ public final class TableEvolution {
                 .toList();
         List<String> retyped = retyped(current.get(), rowSchema, record);
         if (missing.isEmpty() && retyped.isEmpty()) {
-            return false;
+            return keys.carry(connection, current.get(), rowSchema, describe(record));
         }
         if (!missing.isEmpty() && !autoEvolve) {
             throw new ConnectException("Target table " + table + " lacks column(s) "
@@ -162,7 +166,7 @@ public final class TableEvolution {
             // Checked first: CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even when it exists.
             execute(connection, "CREATE SCHEMA IF NOT EXISTS " + Identifiers.quote(table.schema()));
         }
-        List<String> key = primaryKey(rowSchema);
+        List<String> key = KeyFromSource.sourceKey(rowSchema);
         List<String> definitions = new ArrayList<>();
         for (Field field : rowSchema.fields()) {
             definitions.add(columnDefinition(field, key.contains(field.name()), record));
@@ -177,19 +181,6 @@ public final class TableEvolution {
         sql.append(')');
         execute(connection, sql.toString());
         log.info("Created target table {} for {}: {}", table, describe(record), sql);
-    }
-
-    /**
-     * The replica identity columns, unless every column is one: that is REPLICA IDENTITY FULL (pgoutput
-     * flags all columns then), which identifies rows but is no key: the source may hold duplicates,
-     * and types such as json have no btree operator class.
-     */
-    private static List<String> primaryKey(Schema rowSchema) {
-        List<String> key = rowSchema.fields().stream()
-                .filter(f -> ColumnParameters.isKey(f.schema()))
-                .map(Field::name)
-                .toList();
-        return key.size() == rowSchema.fields().size() ? List.of() : key;
     }
 
     /** {@code "name" type [NOT NULL]}, the type as the target server formats it. */

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.connect.database.SqlStateClass;
+import dev.pglane.connect.logging.LogCapture;
 import dev.pglane.sink.apply.SourceTable;
 import dev.pglane.sink.apply.TargetServer;
 import dev.pglane.sink.apply.TestTransaction;
@@ -121,6 +122,66 @@ class TableEvolutionTest {
                 List.of("id", "region", "amount", "tags", "placed_at", "note"),
                 read(name).columns().stream().map(TargetColumn::name).toList());
         assertEquals("numeric(10,2)", read(name).column("amount").orElseThrow().type());
+    }
+
+    /**
+     * pgbench -i creates its tables, loads them, then adds their keys: a sink that created the table from the first
+     * rows made it keyless. The source's key arrives with the next rows; auto.evolve adds it, once.
+     */
+    @Test
+    void autoEvolveGivesAKeylessTargetTheKeyTheSourceGainedLater() throws SQLException {
+        String ddl = " (id bigint, region text, amount numeric(10,2), tags integer[], placed_at timestamptz,"
+                + " note varchar(24))";
+        server.execute(
+                "CREATE SCHEMA IF NOT EXISTS sales",
+                "CREATE TABLE sales.keyless_later" + ddl,
+                "INSERT INTO sales.keyless_later (id, region) VALUES (1, 'eu')");
+        TableName name = new TableName("sales", "keyless_later");
+        try (LogCapture log = LogCapture.start()) {
+            assertTrue(ensure(evolution(false, true), orders("keyless_later"), name));
+            assertEquals(List.of("id", "region"), read(name).primaryKey());
+            assertFalse(ensure(evolution(false, true), orders("keyless_later"), name), "once");
+            assertTrue(
+                    log.lines().stream()
+                            .anyMatch(l -> l.startsWith("INFO ")
+                                    && l.contains("Gave sales.keyless_later the key its source table has")
+                                    && l.contains("ADD PRIMARY KEY (\"id\", \"region\")")),
+                    () -> String.join("\n", log.lines()));
+        }
+    }
+
+    /** Without auto.evolve, or when the target's rows do not allow the key, a WARN names the statement to run. */
+    @Test
+    void aKeyTheSinkMayNotOrCannotAddIsWarnedOfOncePerTable() throws SQLException {
+        String ddl = " (id bigint, region text, amount numeric(10,2), tags integer[], placed_at timestamptz,"
+                + " note varchar(24))";
+        server.execute(
+                "CREATE SCHEMA IF NOT EXISTS sales",
+                "CREATE TABLE sales.keyless_off" + ddl,
+                "CREATE TABLE sales.keyless_twice" + ddl,
+                "INSERT INTO sales.keyless_twice (id, region) VALUES (1, 'eu'), (1, 'eu')");
+        try (LogCapture log = LogCapture.start()) {
+            TableEvolution off = evolution(false, false);
+            TableName offName = new TableName("sales", "keyless_off");
+            assertFalse(ensure(off, orders("keyless_off"), offName));
+            assertFalse(ensure(off, orders("keyless_off"), offName));
+            TableName twice = new TableName("sales", "keyless_twice");
+            assertFalse(ensure(evolution(false, true), orders("keyless_twice"), twice));
+            assertEquals(List.of(), read(offName).primaryKey());
+            assertEquals(List.of(), read(twice).primaryKey());
+            List<String> warned =
+                    log.lines().stream().filter(l -> l.startsWith("WARN ")).toList();
+            assertEquals(2, warned.size(), () -> String.join("\n", log.lines()));
+            assertTrue(
+                    warned.get(0)
+                                    .contains("Target table sales.keyless_off has no primary key or unique index, but"
+                                            + " the source keys its rows by (id, region)")
+                            && warned.get(0)
+                                    .contains("run ALTER TABLE \"sales\".\"keyless_off\" ADD PRIMARY KEY"
+                                            + " (\"id\", \"region\"), or set auto.evolve=true"),
+                    warned::toString);
+            assertTrue(warned.get(1).contains("auto.evolve could not add the key"), warned::toString);
+        }
     }
 
     @Test
