@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pglane.local.kafka.CommittedTransaction;
 import dev.pglane.local.kafka.TopicReader;
 import dev.pglane.local.kafka.TransactionRebuilder;
+import dev.pglane.local.kafka.WireRecord;
 import dev.pglane.wire.marker.SnapshotChunk;
 import java.time.Duration;
 import java.util.HashMap;
@@ -26,10 +27,6 @@ final class ExactlyOnceTopics {
 
     /** What one reading of the topics found. */
     record Reading(TransactionRebuilder rebuilt, Map<String, Integer> chunkCopies) {
-        /** Copies the discard rule had to drop or replace: what a consumer without the rule would take twice or torn. */
-        int discarded() {
-            return rebuilt.duplicatesSkipped() + rebuilt.staleCopiesDropped() + rebuilt.incompleteCopiesReplaced();
-        }
 
         /** Records of the transaction {@code xid} that were released. */
         long changesOf(long xid) {
@@ -40,15 +37,13 @@ final class ExactlyOnceTopics {
         }
     }
 
-    /** Reads the topics of {@code run}'s source to their end, committed records only or every record written. */
-    static Reading read(SharedWorker worker, SourceConnectorRun run, boolean committedOnly) {
+    /** Reads the topics of {@code run}'s source to their end, committed records only. */
+    static Reading readCommitted(SharedWorker worker, SourceConnectorRun run) {
         long begin = System.nanoTime();
         TransactionRebuilder rebuilt = new TransactionRebuilder();
         Map<String, Integer> chunkCopies = new HashMap<>();
         String prefix = run.topicPrefix();
-        try (TopicReader reader = committedOnly
-                ? TopicReader.committedOf(worker.bootstrapServers(), prefix, run.format())
-                : TopicReader.forPrefix(worker.bootstrapServers(), prefix, run.format())) {
+        try (TopicReader reader = TopicReader.committedOf(worker.bootstrapServers(), prefix, run.format())) {
             reader.readToEnd(rebuilt::accept, READ);
         }
         for (CommittedTransaction transaction : rebuilt.committed()) {
@@ -59,12 +54,25 @@ final class ExactlyOnceTopics {
             }
         }
         System.out.printf(
-                "ExactlyOnceTopics %s (%s): %d transactions rebuilt in %d ms%n",
-                prefix,
-                committedOnly ? "read_committed" : "read_uncommitted",
-                rebuilt.committedCount(),
-                (System.nanoTime() - begin) / 1_000_000);
+                "ExactlyOnceTopics %s: %d transactions rebuilt from committed records in %d ms%n",
+                prefix, rebuilt.committedCount(), (System.nanoTime() - begin) / 1_000_000);
         return new Reading(rebuilt, chunkCopies);
+    }
+
+    /** Records of transaction {@code xid} written to {@code topic}, those of aborted Kafka transactions included. */
+    static long writtenOf(SharedWorker worker, SourceConnectorRun run, String topic, long xid) {
+        long[] written = {0};
+        try (TopicReader reader =
+                TopicReader.everythingOn(worker.bootstrapServers(), run.topicPrefix(), topic, run.format())) {
+            reader.readToEnd(
+                    record -> {
+                        if (record instanceof WireRecord.Change change && change.keyXid() == xid) {
+                            written[0]++;
+                        }
+                    },
+                    READ);
+        }
+        return written[0];
     }
 
     /**
@@ -72,7 +80,7 @@ final class ExactlyOnceTopics {
      * returns that reading.
      */
     static Reading assertExactlyOnce(SharedWorker worker, SourceConnectorRun run) {
-        Reading committed = read(worker, run, true);
+        Reading committed = readCommitted(worker, run);
         TransactionRebuilder rebuilt = committed.rebuilt();
         String seen = rebuilt.committedCount() + " transactions read: " + rebuilt.describe();
         assertEquals(0, rebuilt.duplicatesSkipped(), () -> "transactions there twice; " + seen);

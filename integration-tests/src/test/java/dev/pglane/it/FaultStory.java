@@ -55,9 +55,10 @@ final class FaultStory implements AutoCloseable {
             Map.of("transaction.boundary", "connector", "streaming.mode", "off");
     /**
      * Bytes a second the source task's producer may write while {@link #midCommittedLargeTransaction} holds it back:
-     * the large transaction's records then take seconds to reach Kafka.
+     * the broker measures a new quota's rate over at least 10 s, so the large transaction's first few MB go out at once
+     * and the rest, about 20 MB, then takes tens of seconds.
      */
-    private static final double THROTTLED_BYTES = 2_000_000;
+    private static final double THROTTLED_BYTES = 500_000;
 
     private final SharedWorker worker;
     private final SinkConnectorRun run;
@@ -212,13 +213,14 @@ final class FaultStory implements AutoCloseable {
      * at that moment; {@link #releaseProducer} lifts the limit.
      */
     Moment midCommittedLargeTransaction() throws SQLException {
-        sourceProducerQuota(THROTTLED_BYTES);
         load = FaultLoad.start(workload);
         awaitApplying();
         try (SqlSession session = SqlSession.open(source)) {
             large = session;
             insertBulk(1, 2 * HALF_ROWS);
             largeXid = session.xid();
+            // held back only now: what the load wrote before goes at full speed, so the large one comes soon
+            sourceProducerQuota(THROTTLED_BYTES);
             session.commit();
         } finally {
             large = null;

@@ -39,23 +39,11 @@ final class SourceConfigRules {
     }
 
     private static void tableLists(ValidationReport report) {
-        if (report.isValid(TABLE_INCLUDE_LIST, TABLE_EXCLUDE_LIST)
-                && !((List<?>) report.value(TABLE_INCLUDE_LIST)).isEmpty()
-                && !((List<?>) report.value(TABLE_EXCLUDE_LIST)).isEmpty()) {
-            String message = TABLE_INCLUDE_LIST + " and " + TABLE_EXCLUDE_LIST + " cannot both be set; keep one";
-            report.add(new ConfigProblem(TABLE_INCLUDE_LIST, message));
-            report.add(new ConfigProblem(TABLE_EXCLUDE_LIST, message));
-        }
+        oneOf(report, TABLE_INCLUDE_LIST, TABLE_EXCLUDE_LIST);
     }
 
     private static void columnLists(ValidationReport report) {
-        if (report.isValid(COLUMN_INCLUDE_LIST, COLUMN_EXCLUDE_LIST)
-                && !((List<?>) report.value(COLUMN_INCLUDE_LIST)).isEmpty()
-                && !((List<?>) report.value(COLUMN_EXCLUDE_LIST)).isEmpty()) {
-            String message = COLUMN_INCLUDE_LIST + " and " + COLUMN_EXCLUDE_LIST + " cannot both be set; keep one";
-            report.add(new ConfigProblem(COLUMN_INCLUDE_LIST, message));
-            report.add(new ConfigProblem(COLUMN_EXCLUDE_LIST, message));
-        }
+        oneOf(report, COLUMN_INCLUDE_LIST, COLUMN_EXCLUDE_LIST);
         if (report.isValid(COLUMN_MASK_HASH_LIST, COLUMN_MASK_HASH_SALT)
                 && !((List<?>) report.value(COLUMN_MASK_HASH_LIST)).isEmpty()
                 && ColumnSettings.salt((Password) report.value(COLUMN_MASK_HASH_SALT))
@@ -64,6 +52,17 @@ final class SourceConfigRules {
                     COLUMN_MASK_HASH_SALT,
                     COLUMN_MASK_HASH_SALT + " is required with " + COLUMN_MASK_HASH_LIST
                             + ": unsalted, a hashed value could be found by hashing guesses"));
+        }
+    }
+
+    /** An include list and its exclude list: one or the other, not both. */
+    private static void oneOf(ValidationReport report, String include, String exclude) {
+        if (report.isValid(include, exclude)
+                && !((List<?>) report.value(include)).isEmpty()
+                && !((List<?>) report.value(exclude)).isEmpty()) {
+            String message = include + " and " + exclude + " cannot both be set; keep one";
+            report.add(new ConfigProblem(include, message));
+            report.add(new ConfigProblem(exclude, message));
         }
     }
 

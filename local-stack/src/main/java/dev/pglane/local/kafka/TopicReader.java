@@ -62,13 +62,7 @@ public final class TopicReader implements AutoCloseable {
 
     /** A reader of every topic named {@code <topicPrefix>.*}, written in {@code format}: changes, markers, messages. */
     public static TopicReader forPrefix(String bootstrapServers, String topicPrefix, TopicFormat format) {
-        String start = topicPrefix + ".";
-        return new TopicReader(
-                bootstrapServers,
-                topic -> topic.startsWith(start),
-                start + "transactions",
-                format,
-                IsolationLevel.READ_UNCOMMITTED);
+        return ofPrefix(bootstrapServers, topicPrefix, format, IsolationLevel.READ_UNCOMMITTED);
     }
 
     /**
@@ -76,13 +70,28 @@ public final class TopicReader implements AutoCloseable {
      * as a consumer of exactly-once topics would.
      */
     public static TopicReader committedOf(String bootstrapServers, String topicPrefix, TopicFormat format) {
-        String start = topicPrefix + ".";
+        return ofPrefix(bootstrapServers, topicPrefix, format, IsolationLevel.READ_COMMITTED);
+    }
+
+    /**
+     * A reader of one topic of the source of {@code topicPrefix} that reads everything written to it, the records of
+     * aborted Kafka transactions too.
+     */
+    public static TopicReader everythingOn(
+            String bootstrapServers, String topicPrefix, String topic, TopicFormat format) {
         return new TopicReader(
                 bootstrapServers,
-                topic -> topic.startsWith(start),
-                start + "transactions",
+                topic::equals,
+                topicPrefix + ".transactions",
                 format,
-                IsolationLevel.READ_COMMITTED);
+                IsolationLevel.READ_UNCOMMITTED);
+    }
+
+    private static TopicReader ofPrefix(
+            String bootstrapServers, String topicPrefix, TopicFormat format, IsolationLevel isolation) {
+        String start = topicPrefix + ".";
+        return new TopicReader(
+                bootstrapServers, topic -> topic.startsWith(start), start + "transactions", format, isolation);
     }
 
     /** A reader of the marker topic {@code <topicPrefix>.transactions} only: cheap to follow during a benchmark. */
