@@ -53,11 +53,6 @@ public final class ColumnRules {
         return regexes.stream().map(Pattern::compile).toList();
     }
 
-    /** Whether any rule applies to some column. */
-    public boolean any() {
-        return !include.isEmpty() || !exclude.isEmpty() || !hash.isEmpty() || !replace.isEmpty();
-    }
-
     /**
      * The treatment of each of {@code columns} of {@code schema.table}, in their order.
      *
