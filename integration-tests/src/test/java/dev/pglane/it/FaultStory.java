@@ -14,17 +14,12 @@ import dev.pglane.local.stack.PostgresVersion;
 import dev.pglane.local.workload.ChangeWorkload;
 import dev.pglane.local.workload.WorkloadSchema;
 import dev.pglane.wire.Lsn;
+import dev.pglane.wire.marker.Marker;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.common.quota.ClientQuotaAlteration;
-import org.apache.kafka.common.quota.ClientQuotaEntity;
 
 /**
  * One fault story: a pipeline ({@link SinkConnectorRun}) over the {@link WorkloadSchema} tables plus a {@code bulk}
@@ -54,11 +49,20 @@ final class FaultStory implements AutoCloseable {
     static final Map<String, String> CONNECTOR_BOUNDARIES =
             Map.of("transaction.boundary", "connector", "streaming.mode", "off");
     /**
-     * Bytes a second the source task's producer may write while {@link #midCommittedLargeTransaction} holds it back:
-     * the broker measures a new quota's rate over at least 10 s, so the large transaction's first few MB go out at once
-     * and the rest, about 20 MB, then takes tens of seconds.
+     * Bytes a second the source task's producer may write while {@link #midCommittedLargeTransaction} holds it back.
+     * The broker measures a new quota's rate over at least 10 s, so about ten times this goes out at once, and so does
+     * the backlog of the unpaced load (much less at 25 kB/s: the large transaction's first record did not come in a
+     * minute). The large transaction's {@link #RANDOM_VALUE} rows do not compress, about 8 MB, so the rest of it takes
+     * over 20 s.
      */
-    private static final double THROTTLED_BYTES = 500_000;
+    private static final double THROTTLED_BYTES = 250_000;
+    /**
+     * A bulk row's value that lz4 cannot shrink much, 1 KiB of random hex: rows repeating one md5 compress about 30
+     * times, and 8,000 of them went out in the quota's first burst, before the kill. ({@code g > 0} makes the subquery
+     * run for each row.)
+     */
+    private static final String RANDOM_VALUE =
+            "(SELECT string_agg(md5(i::text || random()::text), '') FROM generate_series(1, 32) i WHERE g > 0)";
 
     private final SharedWorker worker;
     private final SinkConnectorRun run;
@@ -207,21 +211,27 @@ final class FaultStory implements AutoCloseable {
     }
 
     /**
-     * For a source that does not stream transactions: the load running and the sink applying, commits a large
-     * transaction while the source task's producer may write {@link #THROTTLED_BYTES} bytes a second, and returns the
-     * moment its first record is on Kafka. Its records then take seconds to reach Kafka, in one Kafka transaction open
-     * at that moment; {@link #releaseProducer} lifts the limit.
+     * For a source that does not stream transactions: the sink applying, commits a large transaction while the source
+     * task's producer may write {@link #THROTTLED_BYTES} bytes a second, and returns the moment its first record is on
+     * Kafka. Its records then take seconds to reach Kafka, in one Kafka transaction open at that moment; {@link
+     * #releaseProducer} lifts the limit. The load pauses around the commit until the source has sent all it wrote:
+     * the unpaced load's backlog, held back by the limit too, kept the first record from coming for over a minute.
      */
     Moment midCommittedLargeTransaction() throws SQLException {
         load = FaultLoad.start(workload);
         awaitApplying();
         try (SqlSession session = SqlSession.open(source)) {
             large = session;
-            insertBulk(1, 2 * HALF_ROWS);
+            insertBulk(1, 2 * HALF_ROWS, RANDOM_VALUE);
             largeXid = session.xid();
-            // held back only now: what the load wrote before goes at full speed, so the large one comes soon
-            sourceProducerQuota(THROTTLED_BYTES);
-            session.commit();
+            workload.pause();
+            try {
+                awaitSourceSentAll();
+                run.source().throttleProducer(THROTTLED_BYTES);
+                session.commit();
+            } finally {
+                workload.resume();
+            }
         } finally {
             large = null;
         }
@@ -229,6 +239,26 @@ final class FaultStory implements AutoCloseable {
         Moment moment = moment();
         load.endIn(LOAD_AFTER_FAULT);
         return moment;
+    }
+
+    /** Commits a one-row transaction and waits for its END on Kafka: everything committed before it is there too. */
+    private void awaitSourceSentAll() throws SQLException {
+        long xid;
+        try (SqlSession session = SqlSession.open(source)) {
+            session.exec("INSERT INTO " + schema + ".bulk VALUES (0, 'sent all')");
+            xid = session.xid();
+            session.commit();
+        }
+        boolean[] seen = {false};
+        run.source()
+                .reader()
+                .readUntil(
+                        record -> seen[0] |= record instanceof WireRecord.MarkerRecord marker
+                                && marker.marker() instanceof Marker.End end
+                                && end.xid() == xid,
+                        () -> seen[0],
+                        ARRIVAL,
+                        () -> "waiting for the END of " + xid + ", committed after the load paused");
     }
 
     /** The xid of the story's large transaction; 0 before it is opened. */
@@ -243,23 +273,7 @@ final class FaultStory implements AutoCloseable {
 
     /** Lifts the limit {@link #midCommittedLargeTransaction} put on the source task's producer. */
     void releaseProducer() {
-        sourceProducerQuota(null);
-    }
-
-    /** Sets or (with {@code null}) removes the broker's byte rate limit on the source task's producer. */
-    private void sourceProducerQuota(Double bytesPerSecond) {
-        String client = "connector-producer-" + run.source().topicPrefix() + "-0";
-        ClientQuotaAlteration limit = new ClientQuotaAlteration(
-                new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, client)),
-                List.of(new ClientQuotaAlteration.Op("producer_byte_rate", bytesPerSecond)));
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", worker.bootstrapServers()))) {
-            admin.alterClientQuotas(List.of(limit)).all().get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot set the producer quota of " + client, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted setting the producer quota of " + client, e);
-        }
+        run.source().throttleProducer(null);
     }
 
     /**
@@ -343,10 +357,12 @@ final class FaultStory implements AutoCloseable {
     }
 
     private void insertBulk(int from, int to) throws SQLException {
-        large.exec(
-                "INSERT INTO " + schema + ".bulk SELECT g, repeat(md5(g::text), 32) FROM generate_series(?, ?) g",
-                from,
-                to);
+        insertBulk(from, to, "repeat(md5(g::text), 32)");
+    }
+
+    /** Inserts rows {@code from} to {@code to} into the bulk table, each one's value given by {@code value} of g. */
+    private void insertBulk(int from, int to, String value) throws SQLException {
+        large.exec("INSERT INTO " + schema + ".bulk SELECT g, " + value + " FROM generate_series(?, ?) g", from, to);
     }
 
     /**

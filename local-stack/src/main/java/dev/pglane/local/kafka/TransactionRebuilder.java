@@ -42,6 +42,9 @@ public final class TransactionRebuilder {
     private final Set<CopyId> ended = new HashSet<>();
     private final Set<CopyId> dropped = new HashSet<>();
     private final Deque<Marker.End> pendingEnds = new ArrayDeque<>();
+    /** The same ENDs by xid: a stuck END's search for a later run's copy looks at its own xid's only. */
+    private final Map<Long, List<Marker.End>> pendingByXid = new HashMap<>();
+
     private final List<CommittedTransaction> committed = new ArrayList<>();
     private final List<Marker.Start> starts = new ArrayList<>();
     private final List<Marker.Abort> aborts = new ArrayList<>();
@@ -84,6 +87,7 @@ public final class TransactionRebuilder {
             acceptAbort(abort);
         } else if (marker instanceof Marker.End end && ended.add(new CopyId(end.xid(), end.generation()))) {
             pendingEnds.add(end);
+            pendingByXid.computeIfAbsent(end.xid(), xid -> new ArrayList<>(1)).add(end);
             release();
         }
     }
@@ -124,17 +128,18 @@ public final class TransactionRebuilder {
                 copies.remove(id);
                 dropped.add(id);
                 duplicatesSkipped++;
-                pendingEnds.poll();
+                unpend(pendingEnds.poll());
                 continue;
             }
             Marker.End releasable = isComplete(end) ? end : resentComplete(end);
             if (releasable == null) {
                 return;
             }
-            pendingEnds.poll();
+            unpend(pendingEnds.poll());
             if (releasable != end) {
                 incompleteCopiesReplaced++;
                 pendingEnds.remove(releasable);
+                unpend(releasable);
                 copies.remove(id);
                 dropped.add(id);
             }
@@ -148,6 +153,14 @@ public final class TransactionRebuilder {
         }
     }
 
+    private void unpend(Marker.End end) {
+        List<Marker.End> sameXid = pendingByXid.get(end.xid());
+        sameXid.remove(end);
+        if (sameXid.isEmpty()) {
+            pendingByXid.remove(end.xid());
+        }
+    }
+
     private boolean isComplete(Marker.End end) {
         CopyId id = new CopyId(end.xid(), end.generation());
         return copies.getOrDefault(id, new TransactionCopy(id)).isCompleteFor(end);
@@ -155,9 +168,8 @@ public final class TransactionRebuilder {
 
     /** Rule 6: a later run's complete copy of the stuck transaction (same xid and end LSN), or {@code null}. */
     private Marker.End resentComplete(Marker.End stuck) {
-        return pendingEnds.stream()
-                .filter(later -> later.xid() == stuck.xid()
-                        && later.generation() > stuck.generation()
+        return pendingByXid.get(stuck.xid()).stream()
+                .filter(later -> later.generation() > stuck.generation()
                         && later.endLsn().equals(stuck.endLsn())
                         && isComplete(later))
                 .findFirst()

@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongSupplier;
 
 /**
@@ -31,6 +32,8 @@ public final class ChangeWorkload {
 
     private final String jdbcUrl;
     private final WorkloadSchema schema;
+    /** Sessions hold the read side while they run a transaction; {@link #pause} takes the write side. */
+    private final ReentrantReadWriteLock inFlight = new ReentrantReadWriteLock();
 
     /** What a run did. */
     public record Result(long committed, long rolledBack, Duration elapsed) {
@@ -80,6 +83,19 @@ public final class ChangeWorkload {
         return run(clients, deadline, Integer.MAX_VALUE, 0);
     }
 
+    /**
+     * Stops the running sessions between transactions: returns once none has one open, and until {@link #resume}
+     * none starts another. Called and resumed by the same thread.
+     */
+    public void pause() {
+        inFlight.writeLock().lock();
+    }
+
+    /** Lets the sessions {@link #pause} stopped go on. */
+    public void resume() {
+        inFlight.writeLock().unlock();
+    }
+
     private Result run(int clients, LongSupplier deadline, int transactionsPerClient, double rate) throws SQLException {
         execute(schema.seed().toArray(String[]::new));
         long begin = System.nanoTime();
@@ -121,6 +137,7 @@ public final class ChangeWorkload {
                 if (System.nanoTime() >= deadline.getAsLong()) {
                     break;
                 }
+                inFlight.readLock().lock();
                 try {
                     session.transaction();
                     committed.incrementAndGet();
@@ -129,6 +146,8 @@ public final class ChangeWorkload {
                         throw e;
                     }
                     rolledBack.incrementAndGet();
+                } finally {
+                    inFlight.readLock().unlock();
                 }
             }
         }
