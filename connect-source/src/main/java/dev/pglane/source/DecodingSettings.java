@@ -10,7 +10,10 @@ import dev.pglane.connect.avro.AvroPayload;
 import dev.pglane.connect.config.ConfigGroup;
 import dev.pglane.connect.config.EnumChoice;
 import dev.pglane.connect.config.PayloadFormat;
+import dev.pglane.wire.types.IntervalMapping;
 import dev.pglane.wire.types.NumericMapping;
+import dev.pglane.wire.types.ValueMappings;
+import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
@@ -75,7 +78,23 @@ public final class DecodingSettings {
     static final String NUMERIC_MAPPING_DEFAULT = EnumChoice.valueOf(NumericMapping.PRECISE);
     static final EnumChoice<NumericMapping> NUMERIC_MAPPINGS = EnumChoice.of(NumericMapping.class);
 
+    public static final String INTERVAL_HANDLING_MODE = "interval.handling.mode";
+    static final String INTERVAL_HANDLING_MODE_DOC = "How interval columns appear in records, as Debezium's setting"
+            + " of the same name. string: ISO-8601 text (io.debezium.time.Interval), lossless: months, days and time"
+            + " kept apart. numeric: microseconds (io.debezium.time.MicroDuration), Debezium's default and what its JDBC"
+            + " sink takes; a month counts as 30.4375 days and a day as 24 hours, so '1 mon' reaches a target as"
+            + " '30 days 10:30:00'; infinite intervals travel as text.";
+    static final String INTERVAL_HANDLING_MODE_DEFAULT = EnumChoice.valueOf(IntervalMapping.STRING);
+    static final EnumChoice<IntervalMapping> INTERVAL_HANDLING_MODES = EnumChoice.of(IntervalMapping.class);
+
     private DecodingSettings() {}
+
+    /** The {@link #NUMERIC_MAPPING} and {@link #INTERVAL_HANDLING_MODE} of {@code config}. */
+    static ValueMappings valueMappings(AbstractConfig config) {
+        return new ValueMappings(
+                NUMERIC_MAPPINGS.parse(config.getString(NUMERIC_MAPPING)),
+                INTERVAL_HANDLING_MODES.parse(config.getString(INTERVAL_HANDLING_MODE)));
+    }
 
     static void define(ConfigGroup group) {
         group.key(DECODER_LANES, "Decoder lanes", Width.SHORT)
@@ -95,5 +114,12 @@ public final class DecodingSettings {
                 .define(INT, POLL_BATCH_MAX_RECORDS_DEFAULT, Range.atLeast(1), LOW, POLL_BATCH_MAX_RECORDS_DOC);
         group.key(NUMERIC_MAPPING, "Numeric mapping", Width.SHORT)
                 .define(STRING, NUMERIC_MAPPING_DEFAULT, NUMERIC_MAPPINGS, MEDIUM, NUMERIC_MAPPING_DOC);
+        group.key(INTERVAL_HANDLING_MODE, "Interval handling", Width.SHORT)
+                .define(
+                        STRING,
+                        INTERVAL_HANDLING_MODE_DEFAULT,
+                        INTERVAL_HANDLING_MODES,
+                        MEDIUM,
+                        INTERVAL_HANDLING_MODE_DOC);
     }
 }

@@ -26,7 +26,7 @@ import dev.pglane.source.reader.StreamingMode;
 import dev.pglane.source.reader.TopicRouting;
 import dev.pglane.source.sequences.SequenceMessages;
 import dev.pglane.wire.TopicNames;
-import dev.pglane.wire.types.NumericMapping;
+import dev.pglane.wire.types.ValueMappings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -422,8 +422,8 @@ public final class PgSourceConfig extends AbstractConfig {
         return recordKey() == RecordKey.ROW && getBoolean(DecodingSettings.TOMBSTONES_ON_DELETE);
     }
 
-    public NumericMapping numericMapping() {
-        return DecodingSettings.NUMERIC_MAPPINGS.parse(getString(DecodingSettings.NUMERIC_MAPPING));
+    public ValueMappings valueMappings() {
+        return DecodingSettings.valueMappings(this);
     }
 
     private static ConfigDef configDef() {

@@ -63,7 +63,7 @@ class PgSourceConfigTest {
         assertEquals(64, config.decoderBatchSize());
         assertEquals(16, config.decoderQueueCapacity());
         assertEquals(2048, config.pollBatchMaxRecords());
-        assertEquals(NumericMapping.PRECISE, config.numericMapping());
+        assertEquals(NumericMapping.PRECISE, config.valueMappings().numeric());
     }
 
     @Test
@@ -83,7 +83,7 @@ class PgSourceConfigTest {
         assertEquals("all.changes", config.topicNames().changeTopic("public", "orders"));
         assertEquals(3, config.decoderLanes());
         assertEquals(StreamingMode.ON, config.streamingMode());
-        assertEquals(NumericMapping.DOUBLE, config.numericMapping());
+        assertEquals(NumericMapping.DOUBLE, config.valueMappings().numeric());
     }
 
     @ParameterizedTest

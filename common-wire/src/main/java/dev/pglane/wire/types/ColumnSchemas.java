@@ -18,9 +18,14 @@ public final class ColumnSchemas {
 
     private ColumnSchemas() {}
 
-    /** The field schema of a column. */
+    /** The field schema of a column, numerics as {@code mode} says and the rest as by default. */
     public static Schema forColumn(PgColumnType type, boolean key, NumericMapping mode) {
-        SchemaBuilder builder = valueSchema(type, mode)
+        return forColumn(type, key, ValueMappings.of(mode));
+    }
+
+    /** The field schema of a column. */
+    public static Schema forColumn(PgColumnType type, boolean key, ValueMappings mappings) {
+        SchemaBuilder builder = valueSchema(type, mappings)
                 .optional()
                 .parameter(ColumnParameters.TYPE, type.resolved().formatted())
                 .parameter(
@@ -36,10 +41,10 @@ public final class ColumnSchemas {
     }
 
     /** The schema of a value of {@code type}, without the column parameters and not yet optional. */
-    static SchemaBuilder valueSchema(PgColumnType type, NumericMapping mode) {
+    static SchemaBuilder valueSchema(PgColumnType type, ValueMappings mappings) {
         PgColumnType t = type.resolved();
         if (t.isArray()) {
-            Schema element = valueSchema(t.element(), mode).optional().build();
+            Schema element = valueSchema(t.element(), mappings).optional().build();
             return SchemaBuilder.array(element);
         }
         if (t.isEnum()) {
@@ -47,10 +52,10 @@ public final class ColumnSchemas {
                     .parameter(StringSemantics.ENUM_ALLOWED, String.join(",", t.enumLabels()));
         }
         PgType builtin = t.builtin();
-        return builtin == null ? extension(t.name()) : builtin(builtin, t.typmod(), mode);
+        return builtin == null ? extension(t.name()) : builtin(builtin, t.typmod(), mappings);
     }
 
-    private static SchemaBuilder builtin(PgType type, int typmod, NumericMapping mode) {
+    private static SchemaBuilder builtin(PgType type, int typmod, ValueMappings mappings) {
         return switch (type) {
             case BOOL -> SchemaBuilder.bool();
             case INT2 -> SchemaBuilder.int16();
@@ -58,8 +63,8 @@ public final class ColumnSchemas {
             case INT8, OID, XID, CID, XID8 -> SchemaBuilder.int64();
             case FLOAT4 -> SchemaBuilder.float32();
             case FLOAT8 -> SchemaBuilder.float64();
-            case NUMERIC -> numeric(typmod, mode);
-            case MONEY -> money(mode);
+            case NUMERIC -> numeric(typmod, mappings.numeric());
+            case MONEY -> money(mappings.numeric());
             case BYTEA -> SchemaBuilder.bytes();
             case UUID -> StringSemantics.builder(StringSemantics.UUID);
             case JSON, JSONB -> StringSemantics.builder(StringSemantics.JSON);
@@ -70,7 +75,8 @@ public final class ColumnSchemas {
             case TIMETZ -> ZonedTime.builder();
             case TIMESTAMP -> MicroTimestamp.builder();
             case TIMESTAMPTZ -> ZonedTimestamp.builder();
-            case INTERVAL -> PgInterval.builder();
+            case INTERVAL ->
+                mappings.interval() == IntervalMapping.NUMERIC ? MicroDuration.builder() : PgInterval.builder();
             case BIT -> bit(typmod);
             case VARBIT -> StringSemantics.builder(StringSemantics.BIT_STRING);
             case POINT -> GeoPoint.builder();

@@ -16,11 +16,17 @@ public final class RowSchemas {
 
     private RowSchemas() {}
 
+    /** As {@link #build(String, String, String, List, ValueMappings)}, numerics as {@code mode} says. */
+    public static Schema build(
+            String topicPrefix, String schema, String table, List<Column> columns, NumericMapping mode) {
+        return build(topicPrefix, schema, table, columns, ValueMappings.of(mode));
+    }
+
     /**
      * @throws IllegalArgumentException if two columns share a name
      */
     public static Schema build(
-            String topicPrefix, String schema, String table, List<Column> columns, NumericMapping mode) {
+            String topicPrefix, String schema, String table, List<Column> columns, ValueMappings mappings) {
         SchemaBuilder row = SchemaBuilder.struct()
                 .name(SchemaNames.rowValue(topicPrefix, schema, table))
                 .optional();
@@ -30,7 +36,7 @@ public final class RowSchemas {
                 throw new IllegalArgumentException(
                         "table " + schema + "." + table + " has column '" + column.name() + "' twice");
             }
-            row.field(column.name(), ColumnSchemas.forColumn(column.type(), column.key(), mode));
+            row.field(column.name(), ColumnSchemas.forColumn(column.type(), column.key(), mappings));
         }
         return row.build();
     }

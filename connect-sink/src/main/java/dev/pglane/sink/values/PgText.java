@@ -4,6 +4,7 @@ import dev.pglane.wire.types.Bits;
 import dev.pglane.wire.types.ColumnParameters;
 import dev.pglane.wire.types.EpochDate;
 import dev.pglane.wire.types.GeoPoint;
+import dev.pglane.wire.types.MicroDuration;
 import dev.pglane.wire.types.MicroTime;
 import dev.pglane.wire.types.MicroTimestamp;
 import dev.pglane.wire.types.StringSemantics;
@@ -71,6 +72,7 @@ public final class PgText {
             case Decimal.LOGICAL_NAME, VariableScaleDecimal.NAME -> NumericText.of(schema, value);
             case EpochDate.NAME -> TemporalText.date((Integer) value);
             case MicroTime.NAME -> MicroTime.format((Long) value);
+            case MicroDuration.NAME -> value + " microseconds";
             case MicroTimestamp.NAME -> TemporalText.timestamp((Long) value);
             case ZonedTimestamp.NAME -> TemporalText.timestampWithOffset((String) value);
             case Bits.NAME -> BinaryText.bits(schema, value);

@@ -2,6 +2,9 @@ package dev.pglane.sink.values;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.pglane.wire.types.IntervalMapping;
+import dev.pglane.wire.types.NumericMapping;
+import dev.pglane.wire.types.ValueMappings;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -109,6 +112,16 @@ class PgTextTemporalTest {
                 "-178956970 years -7 mons -2147483647 days -2562047788:00:54.775807");
         target.assertWrites("interval", "infinity", "infinity");
         target.assertWrites("interval", "-infinity", "-infinity");
+    }
+
+    @Test
+    void intervalsFromDebeziumsMicroDurationCount() throws Exception {
+        ValueMappings numeric = new ValueMappings(NumericMapping.PRECISE, IntervalMapping.NUMERIC);
+        // a month counted as 30.4375 days at the source: the length arrives, not the month
+        target.assertWrites("interval", numeric, 2_629_800_000_000L, "730:30:00");
+        target.assertWrites("interval", numeric, -93_784_500_001L, "-26:03:04.500001");
+        target.assertWrites("interval", numeric, 0L, "0");
+        target.assertWrites("interval", numeric, 1_000_000_000_000_000L, "277777:46:40");
     }
 
     private static int days(int isoYear, int month, int day) {

@@ -6,6 +6,7 @@ import dev.pglane.wire.types.ColumnSchemas;
 import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
 import dev.pglane.wire.types.PgType;
+import dev.pglane.wire.types.ValueMappings;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.sql.Connection;
@@ -71,7 +72,12 @@ final class RoundTripServer implements BeforeAllCallback, AfterAllCallback {
      * @return the text PgText produced
      */
     String assertWrites(String sqlType, NumericMapping mode, Object value, String original) throws SQLException {
-        String text = write(sqlType, mode, value);
+        return assertWrites(sqlType, ValueMappings.of(mode), value, original);
+    }
+
+    /** {@link #assertWrites(String, NumericMapping, Object, String)} under the source's {@code mappings}. */
+    String assertWrites(String sqlType, ValueMappings mappings, Object value, String original) throws SQLException {
+        String text = write(sqlType, mappings, value);
         String expected;
         try (PreparedStatement st = session.prepareStatement("SELECT CAST(CAST(? AS text) AS " + sqlType + ")::text")) {
             st.setString(1, original);
@@ -86,9 +92,9 @@ final class RoundTripServer implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** Writes {@code value} into a fresh table {@code written(c sqlType)}; returns PgText's text. */
-    String write(String sqlType, NumericMapping mode, Object value) throws SQLException {
+    String write(String sqlType, ValueMappings mappings, Object value) throws SQLException {
         execute("DROP TABLE IF EXISTS written", "CREATE TABLE written (c " + sqlType + ")");
-        String text = PgText.of(fieldSchema(mode), value);
+        String text = PgText.of(fieldSchema(mappings), value);
         try (PreparedStatement st = session.prepareStatement("INSERT INTO written (c) VALUES (?)")) {
             st.setObject(1, text, Types.OTHER);
             st.executeUpdate();
@@ -97,12 +103,12 @@ final class RoundTripServer implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** The field schema the source builds for column {@code c} of table {@code written}. */
-    private Schema fieldSchema(NumericMapping mode) throws SQLException {
+    private Schema fieldSchema(ValueMappings mappings) throws SQLException {
         try (Statement st = session.createStatement();
                 ResultSet rs = st.executeQuery("SELECT atttypid, atttypmod FROM pg_attribute"
                         + " WHERE attrelid = 'written'::regclass AND attname = 'c'")) {
             rs.next();
-            return ColumnSchemas.forColumn(resolve(rs.getInt(1), rs.getInt(2)), false, mode);
+            return ColumnSchemas.forColumn(resolve(rs.getInt(1), rs.getInt(2)), false, mappings);
         }
     }
 

@@ -295,7 +295,7 @@ public final class ReplicationSession implements AutoCloseable {
         boundReads(sql, config.statusInterval());
         TopicNames topics = config.topicNames();
         RelationCache relations = new RelationCache(RelationDescriptorFactory.reading(
-                sql, topics, config.numericMapping(), envelopes, config.recordKey(), ColumnSettings.rules(config)));
+                sql, topics, config.valueMappings(), envelopes, config.recordKey(), ColumnSettings.rules(config)));
         DecoderLanes lanes = decoderLanes(config, start, topics, envelopes, failures, activity);
         OrderedEmitter emitter = new OrderedEmitter(lanes, failures, acks);
         SnapshotStream snapshots = new SnapshotStream(

@@ -11,10 +11,10 @@ import dev.pglane.wire.RowKey;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.envelope.EnvelopeSchemas;
 import dev.pglane.wire.types.Column;
-import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
 import dev.pglane.wire.types.PgType;
 import dev.pglane.wire.types.RowSchemas;
+import dev.pglane.wire.types.ValueMappings;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +35,7 @@ public final class RelationDescriptorFactory {
 
     private final String topicPrefix;
     private final TopicNames topics;
-    private final NumericMapping numericMapping;
+    private final ValueMappings valueMappings;
     private final EnvelopeSchemas envelopes;
     private final TypeCatalog types;
     private final RowKeyColumns keyColumns;
@@ -44,18 +44,18 @@ public final class RelationDescriptorFactory {
     public RelationDescriptorFactory(
             String topicPrefix,
             TopicNames topics,
-            NumericMapping numericMapping,
+            ValueMappings valueMappings,
             EnvelopeSchemas envelopes,
             TypeCatalog types,
             RowKeyColumns keyColumns) {
-        this(topicPrefix, topics, numericMapping, envelopes, types, keyColumns, ColumnRules.NONE);
+        this(topicPrefix, topics, valueMappings, envelopes, types, keyColumns, ColumnRules.NONE);
     }
 
     /** @param columnRules which columns leave the connector, and which of them masked */
     public RelationDescriptorFactory(
             String topicPrefix,
             TopicNames topics,
-            NumericMapping numericMapping,
+            ValueMappings valueMappings,
             EnvelopeSchemas envelopes,
             TypeCatalog types,
             RowKeyColumns keyColumns,
@@ -63,7 +63,7 @@ public final class RelationDescriptorFactory {
         this.columnRules = columnRules;
         this.topicPrefix = topicPrefix;
         this.topics = topics;
-        this.numericMapping = numericMapping;
+        this.valueMappings = valueMappings;
         this.envelopes = envelopes;
         this.types = types;
         this.keyColumns = keyColumns;
@@ -76,14 +76,14 @@ public final class RelationDescriptorFactory {
     public static RelationDescriptorFactory reading(
             Connection sql,
             TopicNames topics,
-            NumericMapping numericMapping,
+            ValueMappings valueMappings,
             EnvelopeSchemas envelopes,
             RecordKey recordKey,
             ColumnRules columnRules) {
         return new RelationDescriptorFactory(
                 topics.prefix(),
                 topics,
-                numericMapping,
+                valueMappings,
                 envelopes,
                 new JdbcTypeCatalog(sql),
                 RowKeyColumns.of(recordKey, sql),
@@ -104,7 +104,7 @@ public final class RelationDescriptorFactory {
         }
         List<ColumnTreatment> treatments =
                 columnRules.treatments(schema, table, columns, message.replicaIdentity() == IDENTITY_FULL);
-        Schema rowSchema = RowSchemas.build(topicPrefix, schema, table, sent(columns, treatments), numericMapping);
+        Schema rowSchema = RowSchemas.build(topicPrefix, schema, table, sent(columns, treatments), valueMappings);
         return new RelationDescriptor(
                 message.relationId(),
                 schema,

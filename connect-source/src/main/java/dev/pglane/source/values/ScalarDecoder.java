@@ -1,6 +1,7 @@
 package dev.pglane.source.values;
 
 import dev.pglane.wire.types.Bits;
+import dev.pglane.wire.types.MicroDuration;
 import dev.pglane.wire.types.PgInterval;
 import java.util.HexFormat;
 
@@ -87,6 +88,21 @@ enum ScalarDecoder implements TextDecoder {
         @Override
         public Object decode(String text) {
             return PgInterval.parse(text).toIso();
+        }
+    },
+    /**
+     * {@code interval} as Debezium's {@code MicroDuration} count ({@code interval.handling.mode=numeric}); an
+     * infinite one, or one too long to count, as its text in {@code text_values}.
+     */
+    INTERVAL_MICROS {
+        @Override
+        public Object decode(String text) {
+            PgInterval interval = PgInterval.parse(text);
+            try {
+                return MicroDuration.of(interval);
+            } catch (IllegalArgumentException e) {
+                return UNREPRESENTABLE;
+            }
         }
     };
 

@@ -7,8 +7,8 @@ import org.apache.kafka.connect.data.Schema;
 
 /**
  * Chooses the decoder of a column once, from its PostgreSQL type and the field schema that
- * {@code ColumnSchemas} built for it. Where the schema already encodes a choice (the {@code numeric.mapping} mode,
- * {@code bit(1)} versus {@code bit(n)}), the decoder follows the schema, so value and schema cannot disagree.
+ * {@code ColumnSchemas} built for it. Where the schema already encodes a choice (the {@code numeric.mapping} and
+ * {@code interval.handling.mode} settings, {@code bit(1)} versus {@code bit(n)}), the decoder follows the schema, so value and schema cannot disagree.
  */
 final class TextDecoders {
 
@@ -46,7 +46,8 @@ final class TextDecoders {
             case TIMETZ -> DateTimeDecoder.TIMETZ;
             case TIMESTAMP -> DateTimeDecoder.TIMESTAMP;
             case TIMESTAMPTZ -> DateTimeDecoder.TIMESTAMPTZ;
-            case INTERVAL -> ScalarDecoder.INTERVAL;
+            case INTERVAL ->
+                schema.type() == Schema.Type.INT64 ? ScalarDecoder.INTERVAL_MICROS : ScalarDecoder.INTERVAL;
             case BIT -> bit(schema);
             case POINT -> new PointDecoder(schema);
             default -> TextDecoder.TEXT;

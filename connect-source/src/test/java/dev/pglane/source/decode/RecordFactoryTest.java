@@ -29,8 +29,8 @@ import dev.pglane.wire.envelope.TruncateInfo;
 import dev.pglane.wire.marker.DataCollectionCount;
 import dev.pglane.wire.marker.Marker;
 import dev.pglane.wire.marker.MarkerCodec;
-import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
+import dev.pglane.wire.types.ValueMappings;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +56,7 @@ class RecordFactoryTest {
 
     private final RecordFactory factory = factory(PayloadFormat.CONNECT);
     private final RelationDescriptor orders = new RelationDescriptorFactory(
-                    "shop", TOPICS, NumericMapping.PRECISE, ENVELOPES, PgColumnType::of, RowKeyColumns.NONE)
+                    "shop", TOPICS, ValueMappings.DEFAULT, ENVELOPES, PgColumnType::of, RowKeyColumns.NONE)
             .create(new RelationMessage(
                     0,
                     16_001,

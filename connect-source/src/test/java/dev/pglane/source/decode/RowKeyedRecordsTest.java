@@ -28,8 +28,8 @@ import dev.pglane.wire.envelope.LogicalMessage;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.envelope.Timestamps;
 import dev.pglane.wire.envelope.TruncateInfo;
-import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
+import dev.pglane.wire.types.ValueMappings;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Struct;
@@ -65,7 +65,7 @@ class RowKeyedRecordsTest {
     }
 
     private static RelationDescriptor relation(int oid, String table, char identity, boolean idFlagged) {
-        return new RelationDescriptorFactory("shop", TOPICS, NumericMapping.PRECISE, ENVELOPES, PgColumnType::of, KEYS)
+        return new RelationDescriptorFactory("shop", TOPICS, ValueMappings.DEFAULT, ENVELOPES, PgColumnType::of, KEYS)
                 .create(new RelationMessage(
                         0,
                         oid,

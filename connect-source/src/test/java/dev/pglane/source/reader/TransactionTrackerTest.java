@@ -35,8 +35,8 @@ import dev.pglane.wire.envelope.EnvelopeSchemas;
 import dev.pglane.wire.envelope.Op;
 import dev.pglane.wire.marker.DataCollectionCount;
 import dev.pglane.wire.marker.Marker;
-import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
+import dev.pglane.wire.types.ValueMappings;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +62,7 @@ class TransactionTrackerTest {
 
     private TransactionTracker tracker(Lsn resume, boolean beginMarkers, OriginFilter origins) {
         RelationCache relations = new RelationCache(new RelationDescriptorFactory(
-                "shop", TOPICS, NumericMapping.PRECISE, new EnvelopeSchemas(), PgColumnType::of, RowKeyColumns.NONE));
+                "shop", TOPICS, ValueMappings.DEFAULT, new EnvelopeSchemas(), PgColumnType::of, RowKeyColumns.NONE));
         return new TransactionTracker(
                 relations,
                 TOPICS.messagesTopic(),

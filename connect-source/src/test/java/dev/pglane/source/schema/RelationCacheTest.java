@@ -10,9 +10,9 @@ import dev.pglane.source.pgoutput.RelationMessage;
 import dev.pglane.source.pgoutput.TypeMessage;
 import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.envelope.EnvelopeSchemas;
-import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
 import dev.pglane.wire.types.PgType;
+import dev.pglane.wire.types.ValueMappings;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ class RelationCacheTest {
     private final RelationCache cache = new RelationCache(new RelationDescriptorFactory(
             "shop",
             TopicNames.perTable("shop"),
-            NumericMapping.PRECISE,
+            ValueMappings.DEFAULT,
             new EnvelopeSchemas(),
             new TypeCatalog() {
                 @Override

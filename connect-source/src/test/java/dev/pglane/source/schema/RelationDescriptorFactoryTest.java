@@ -17,6 +17,7 @@ import dev.pglane.wire.types.ColumnParameters;
 import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
 import dev.pglane.wire.types.PgType;
+import dev.pglane.wire.types.ValueMappings;
 import java.util.List;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
@@ -71,7 +72,7 @@ class RelationDescriptorFactoryTest {
         RelationDescriptorFactory factory = new RelationDescriptorFactory(
                 "shop",
                 TopicNames.perTable("shop"),
-                NumericMapping.PRECISE,
+                ValueMappings.DEFAULT,
                 envelopes,
                 (oid, typmod) -> {
                     throw new IllegalStateException("type OID " + oid + " is unknown");
@@ -94,7 +95,7 @@ class RelationDescriptorFactoryTest {
         RelationDescriptor d = new RelationDescriptorFactory(
                         "shop",
                         TopicNames.perTable("shop"),
-                        NumericMapping.PRECISE,
+                        ValueMappings.DEFAULT,
                         envelopes,
                         PgColumnType::of,
                         RowKeyColumns.NONE,
@@ -122,6 +123,7 @@ class RelationDescriptorFactoryTest {
     }
 
     private RelationDescriptorFactory factory(TopicNames topics, NumericMapping mode) {
-        return new RelationDescriptorFactory("shop", topics, mode, envelopes, PgColumnType::of, RowKeyColumns.NONE);
+        return new RelationDescriptorFactory(
+                "shop", topics, ValueMappings.of(mode), envelopes, PgColumnType::of, RowKeyColumns.NONE);
     }
 }

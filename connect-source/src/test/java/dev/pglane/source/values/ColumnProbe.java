@@ -3,6 +3,7 @@ package dev.pglane.source.values;
 import dev.pglane.wire.types.ColumnSchemas;
 import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
+import dev.pglane.wire.types.ValueMappings;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.connect.data.ConnectSchema;
@@ -22,12 +23,16 @@ final class ColumnProbe {
     }
 
     private final PgTextServer server;
-    private final NumericMapping mode;
+    private final ValueMappings mappings;
     private final Map<String, PgColumnType> types = new HashMap<>();
 
-    ColumnProbe(PgTextServer server, NumericMapping mode) {
+    ColumnProbe(PgTextServer server, ValueMappings mappings) {
         this.server = server;
-        this.mode = mode;
+        this.mappings = mappings;
+    }
+
+    ColumnProbe(PgTextServer server, NumericMapping mode) {
+        this(server, ValueMappings.of(mode));
     }
 
     ColumnProbe(PgTextServer server) {
@@ -42,7 +47,7 @@ final class ColumnProbe {
     /** Decodes {@code text} as a value of a {@code sqlType} column. */
     Decoded decodeText(String sqlType, String text) {
         PgColumnType type = types.computeIfAbsent(sqlType, server::columnType);
-        Schema schema = ColumnSchemas.forColumn(type, false, mode);
+        Schema schema = ColumnSchemas.forColumn(type, false, mappings);
         Object value = TextDecoders.forType(type, schema).decode(text);
         if (value != TextDecoder.UNREPRESENTABLE) {
             ConnectSchema.validateValue(schema, value);

@@ -22,6 +22,7 @@ import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgColumnType;
 import dev.pglane.wire.types.PgType;
 import dev.pglane.wire.types.RowSchemas;
+import dev.pglane.wire.types.ValueMappings;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +50,7 @@ class RowDecoderTest {
         factory = new RelationDescriptorFactory(
                 "shop",
                 TopicNames.perTable("shop"),
-                NumericMapping.PRECISE,
+                ValueMappings.DEFAULT,
                 new EnvelopeSchemas(),
                 new JdbcTypeCatalog(server.session()),
                 RowKeyColumns.NONE);

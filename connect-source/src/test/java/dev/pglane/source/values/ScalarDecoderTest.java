@@ -7,8 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.wire.types.Bits;
+import dev.pglane.wire.types.IntervalMapping;
+import dev.pglane.wire.types.MicroDuration;
+import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.PgInterval;
+import dev.pglane.wire.types.ValueMappings;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -111,6 +116,25 @@ class ScalarDecoderTest {
         assertInterval("'-178000000 years'", -2_136_000_000, 0, 0);
         assertEquals("infinity", probe.value("interval", "'infinity'"));
         assertEquals("-infinity", probe.value("interval", "'-infinity'"));
+    }
+
+    @Test
+    void intervalsAsDebeziumsMicroDurationCount() {
+        ColumnProbe numeric =
+                new ColumnProbe(server, new ValueMappings(NumericMapping.PRECISE, IntervalMapping.NUMERIC));
+        assertEquals(
+                MicroDuration.NAME,
+                numeric.decode("interval", "'1 day'").schema().name());
+        // Debezium's count: a month is 30.4375 days, a year 365.25
+        assertEquals(2_629_800_000_000L, numeric.value("interval", "'1 mon'"));
+        assertEquals(31_557_600_000_000L, numeric.value("interval", "'1 year'"));
+        assertEquals(93_784_500_000L, numeric.value("interval", "'1 day 02:03:04.5'"));
+        assertEquals(-93_784_500_001L, numeric.value("interval", "'-1 day -02:03:04.500001'"));
+        assertEquals(0L, numeric.value("interval", "'0'"));
+        assertTrue(numeric.decode("interval", "'infinity'").travelsAsText());
+        assertTrue(numeric.decode("interval", "'178000000 years'").travelsAsText(), "beyond a long of microseconds");
+        assertEquals(
+                List.of(86_400_000_000L), numeric.value("interval[]", "ARRAY['1 day'::interval]"), "array elements");
     }
 
     private static void assertInterval(String literal, int months, int days, long micros) {

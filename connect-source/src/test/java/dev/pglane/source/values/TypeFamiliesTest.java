@@ -13,8 +13,8 @@ import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.envelope.EnvelopeSchemas;
 import dev.pglane.wire.envelope.RowImage;
 import dev.pglane.wire.types.GeoPoint;
-import dev.pglane.wire.types.NumericMapping;
 import dev.pglane.wire.types.StringSemantics;
+import dev.pglane.wire.types.ValueMappings;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -108,7 +108,7 @@ class TypeFamiliesTest {
         kinds = new RelationDescriptorFactory(
                         "db",
                         TopicNames.perTable("db"),
-                        NumericMapping.PRECISE,
+                        ValueMappings.DEFAULT,
                         new EnvelopeSchemas(),
                         catalog,
                         RowKeyColumns.NONE)
