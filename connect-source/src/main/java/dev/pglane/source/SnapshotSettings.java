@@ -46,6 +46,14 @@ public final class SnapshotSettings {
             + " (pg_table_size over reltuples): wide rows get fewer rows per chunk. 0: by rows only.";
     static final long SNAPSHOT_CHUNK_BYTES_DEFAULT = 32L * 1024 * 1024;
 
+    public static final String SNAPSHOT_KEYLESS_MAX_BYTES = "snapshot.keyless.max.bytes";
+    static final String SNAPSHOT_KEYLESS_MAX_BYTES_DOC = "Most bytes (of COPY text) of a table without a primary key or"
+            + " replica identity index that a snapshot reads: such a table is read as one chunk, held in memory while"
+            + " the changes made during the read are replayed onto its rows by value, and the rows take about three"
+            + " times their text. A larger table stops the task, naming it; give it a key or raise this with the"
+            + " worker's heap.";
+    static final long SNAPSHOT_KEYLESS_MAX_BYTES_DEFAULT = 64L * 1024 * 1024;
+
     public static final String SIGNAL_TABLE = "signal.table";
     static final String SIGNAL_TABLE_DOC = "schema.table of a signal table, as Debezium's: rows inserted into it ask"
             + " for snapshots while the connector runs (type execute-snapshot with data {\"data-collections\":"
@@ -108,6 +116,13 @@ public final class SnapshotSettings {
                         SNAPSHOT_CHUNK_ROWS_DOC);
         group.key(SNAPSHOT_CHUNK_BYTES, "Bytes per snapshot chunk", Width.SHORT)
                 .define(LONG, SNAPSHOT_CHUNK_BYTES_DEFAULT, Range.atLeast(0), MEDIUM, SNAPSHOT_CHUNK_BYTES_DOC);
+        group.key(SNAPSHOT_KEYLESS_MAX_BYTES, "Keyless table bytes", Width.SHORT)
+                .define(
+                        LONG,
+                        SNAPSHOT_KEYLESS_MAX_BYTES_DEFAULT,
+                        Range.atLeast(1),
+                        MEDIUM,
+                        SNAPSHOT_KEYLESS_MAX_BYTES_DOC);
         PaceSettings.define(group);
         group.key(SNAPSHOT_NEW_TABLES, "Snapshot tables that join later", Width.SHORT)
                 .define(BOOLEAN, SNAPSHOT_NEW_TABLES_DEFAULT, null, MEDIUM, SNAPSHOT_NEW_TABLES_DOC);

@@ -4,6 +4,7 @@ import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.source.ColumnSettings;
 import dev.pglane.source.PgSourceConfig;
 import dev.pglane.source.SnapshotMode;
+import dev.pglane.source.SnapshotSettings;
 import dev.pglane.source.capture.TableCapture;
 import dev.pglane.source.decode.DecoderLanes;
 import dev.pglane.source.decode.LaneActivity;
@@ -20,6 +21,7 @@ import dev.pglane.source.schema.RelationCache;
 import dev.pglane.source.schema.RelationDescriptorFactory;
 import dev.pglane.source.seal.MessageSeal;
 import dev.pglane.source.snapshot.SnapshotProgress;
+import dev.pglane.source.snapshot.SnapshotReadSettings;
 import dev.pglane.source.snapshot.SnapshotRunner;
 import dev.pglane.source.snapshot.SnapshotStream;
 import dev.pglane.wire.Lsn;
@@ -88,8 +90,7 @@ public final class ReplicationSession implements AutoCloseable {
             return begin || progress != null;
         }
 
-        SnapshotRunner plan(
-                SnapshotRunner.Settings settings, Connection sql, PgSourceConfig config, FailureSlot failures)
+        SnapshotRunner plan(SnapshotReadSettings settings, Connection sql, PgSourceConfig config, FailureSlot failures)
                 throws SQLException {
             return SnapshotRunner.plan(settings, begin ? null : progress, sql, config.publicationName(), failures);
         }
@@ -161,7 +162,7 @@ public final class ReplicationSession implements AutoCloseable {
             TableCapture capture = config.snapshotNewTables()
                     ? TableCapture.atStart(config, start.connectorName(), start.tables(), start.seal(), sql)
                     : null;
-            SnapshotRunner.Settings snapshotSettings = snapshotSettings(config, start);
+            SnapshotReadSettings snapshotSettings = snapshotSettings(config, start);
             SnapshotRunner snapshot = plan.runs() ? plan.plan(snapshotSettings, sql, config, failures) : null;
             ReplicationConnection replication =
                     ReplicationConnection.open(endpoint, "pglane-" + start.connectorName() + "-reader");
@@ -229,7 +230,7 @@ public final class ReplicationSession implements AutoCloseable {
      * The snapshot a session starts with ({@code null}: none), how the session's snapshots read, and the captured
      * tables ({@code null}: not tracked).
      */
-    private record SessionSnapshot(SnapshotRunner initial, SnapshotRunner.Settings settings, TableCapture capture) {}
+    private record SessionSnapshot(SnapshotRunner initial, SnapshotReadSettings settings, TableCapture capture) {}
 
     /** What {@link #open} has set up when it assembles the session. */
     private record Opened(
@@ -240,14 +241,15 @@ public final class ReplicationSession implements AutoCloseable {
             Lsn resume) {}
 
     /** How this session's snapshots read: the initial one and any a signal starts. */
-    private static SnapshotRunner.Settings snapshotSettings(PgSourceConfig config, Start start) {
-        return new SnapshotRunner.Settings(
+    private static SnapshotReadSettings snapshotSettings(PgSourceConfig config, Start start) {
+        return new SnapshotReadSettings(
                 start.connectorName(),
                 start.seal(),
                 start.generation(),
                 config.snapshotThreads(),
                 config.snapshotChunkRows(),
                 config.snapshotChunkBytes(),
+                config.getLong(SnapshotSettings.SNAPSHOT_KEYLESS_MAX_BYTES),
                 config.database(),
                 new AtomicLong(),
                 config.signalTable(),

@@ -1,5 +1,6 @@
 package dev.pglane.source.snapshot;
 
+import dev.pglane.source.SnapshotSettings;
 import dev.pglane.source.pgoutput.TupleData;
 import dev.pglane.source.seal.MessageSeal;
 import java.sql.Connection;
@@ -12,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.postgresql.copy.CopyManager;
 import org.postgresql.copy.CopyOut;
 import org.postgresql.core.BaseConnection;
@@ -39,12 +41,17 @@ final class ChunkReader {
 
     private final Connection connection;
     private final MessageSeal seal;
+    private final long keylessMaxBytes;
     private final ChunkSql sql;
     private final CopyManager copy;
 
     /** @param seal the connector's seal, which the watermarks carry */
-    ChunkReader(Connection connection, MessageSeal seal) throws SQLException {
+    /**
+     * @param keylessMaxBytes most COPY text a keyless table's one chunk may hold: the chunk is held whole in memory
+     */
+    ChunkReader(Connection connection, MessageSeal seal, long keylessMaxBytes) throws SQLException {
         this.seal = seal;
+        this.keylessMaxBytes = keylessMaxBytes;
         this.connection = connection;
         BaseConnection base = connection.unwrap(BaseConnection.class);
         this.sql = new ChunkSql(base);
@@ -81,9 +88,16 @@ final class ChunkReader {
                 }
             }
             int columns = read.chunk.table().columns().size();
+            long limit = read.chunk.table().keyed() ? Long.MAX_VALUE : keylessMaxBytes;
+            long bytes = 0;
             CopyOut out = copy.copyOut(sql.copy(read.chunk));
             byte[] line;
             while ((line = out.readFromCopy()) != null) {
+                bytes += line.length;
+                if (bytes > limit) {
+                    out.cancelCopy();
+                    throw keylessTooLarge(read.chunk.table(), rows.size());
+                }
                 rows.add(CopyTextRow.parse(line, columns));
             }
             connection.commit();
@@ -92,6 +106,15 @@ final class ChunkReader {
             connection.setAutoCommit(true);
         }
         emit(high, true);
+    }
+
+    private ConnectException keylessTooLarge(SnapshotTable table, int rows) {
+        return new ConnectException("The snapshot of table " + table.name() + " stopped after " + rows + " rows: it"
+                + " has no primary key or replica identity index, so it is read as one chunk held in memory, and its"
+                + " rows exceed " + SnapshotSettings.SNAPSHOT_KEYLESS_MAX_BYTES + " (" + keylessMaxBytes + " bytes of"
+                + " COPY text). Give the table a primary key (or REPLICA IDENTITY USING INDEX on a unique index of"
+                + " NOT NULL columns), or raise " + SnapshotSettings.SNAPSHOT_KEYLESS_MAX_BYTES + " with the worker's"
+                + " heap (the rows take about three times their text).");
     }
 
     private void emit(Watermark watermark, boolean transactional) throws SQLException {

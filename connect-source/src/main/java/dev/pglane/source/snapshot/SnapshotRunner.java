@@ -1,10 +1,7 @@
 package dev.pglane.source.snapshot;
 
-import dev.pglane.connect.database.DatabaseEndpoint;
 import dev.pglane.source.ConnectionLoss;
 import dev.pglane.source.emit.FailureSlot;
-import dev.pglane.source.pace.SnapshotPace;
-import dev.pglane.source.seal.MessageSeal;
 import dev.pglane.source.signal.SnapshotFilter;
 import dev.pglane.source.values.SessionSettings;
 import dev.pglane.wire.marker.SnapshotChunk;
@@ -21,7 +18,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.postgresql.PGProperty;
@@ -44,28 +40,7 @@ public final class SnapshotRunner implements AutoCloseable {
     /** Reads of one chunk that the stream may spoil (a schema change, a streamed transaction) before the task fails. */
     static final int MAX_ATTEMPTS = 20;
 
-    /**
-     * @param seal the connector's seal, which its watermarks carry
-     * @param threads sessions that read chunks at once
-     * @param chunkRows rows per chunk
-     * @param chunkBytes bytes per chunk at most, at a table's average row size; 0: rows only
-     * @param serials numbers the chunk reads of the session, across the snapshots signals start in it
-     * @param signalTable {@code schema.table} of the signal table, never snapshotted; {@code null} when none
-     * @param pace what new chunks wait for: the stream's consumers, so that chunks do not pile up ahead of it
-     */
-    public record Settings(
-            String connectorName,
-            MessageSeal seal,
-            long generation,
-            int threads,
-            long chunkRows,
-            long chunkBytes,
-            DatabaseEndpoint endpoint,
-            AtomicLong serials,
-            String signalTable,
-            SnapshotPace pace) {}
-
-    private final Settings settings;
+    private final SnapshotReadSettings settings;
     private final FailureSlot failures;
     private final List<TableChunks> tables = new ArrayList<>();
     private final Map<String, TableChunks> byName = new HashMap<>();
@@ -111,7 +86,7 @@ public final class SnapshotRunner implements AutoCloseable {
         long chunks;
     }
 
-    private SnapshotRunner(Settings settings, SnapshotProgress progress, FailureSlot failures) {
+    private SnapshotRunner(SnapshotReadSettings settings, SnapshotProgress progress, FailureSlot failures) {
         this.settings = settings;
         this.progress = progress;
         this.failures = failures;
@@ -126,7 +101,11 @@ public final class SnapshotRunner implements AutoCloseable {
      * @return the runner, or {@code null} when no table is left to send
      */
     public static SnapshotRunner plan(
-            Settings settings, SnapshotProgress progress, Connection sql, String publication, FailureSlot failures)
+            SnapshotReadSettings settings,
+            SnapshotProgress progress,
+            Connection sql,
+            String publication,
+            FailureSlot failures)
             throws SQLException {
         Map<String, SnapshotTable> published = new LinkedHashMap<>();
         for (SnapshotTable table : SnapshotCatalog.tables(sql, publication)) {
@@ -227,7 +206,7 @@ public final class SnapshotRunner implements AutoCloseable {
             Connection connection =
                     settings.endpoint().connect("pglane-" + settings.connectorName() + "-snapshot-" + i, options);
             connections.add(connection);
-            ChunkReader reader = new ChunkReader(connection, settings.seal());
+            ChunkReader reader = new ChunkReader(connection, settings.seal(), settings.keylessMaxBytes());
             Thread thread = new Thread(() -> work(reader), "pglane-" + settings.connectorName() + "-snapshot-" + i);
             thread.setDaemon(true);
             threads.add(thread);

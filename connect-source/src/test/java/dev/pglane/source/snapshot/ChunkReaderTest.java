@@ -2,6 +2,7 @@ package dev.pglane.source.snapshot;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.source.pgoutput.RelationColumn;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * change that the stream passed before the window opened.
  */
 class ChunkReaderTest {
+    private static final MessageSeal SEAL = MessageSeal.configured("t", "a key of sixteen characters");
     private static EmbeddedPostgres server;
 
     @BeforeAll
@@ -75,7 +78,7 @@ class ChunkReaderTest {
             awaitSyncRepWait(observer, writerPid);
 
             ChunkRead read = new ChunkRead(new Chunk(table(reading), 0, null, null, null, true), 1);
-            ChunkReader reader = new ChunkReader(reading, MessageSeal.configured("t", "a key of sixteen characters"));
+            ChunkReader reader = new ChunkReader(reading, SEAL, Long.MAX_VALUE);
             CompletableFuture<Void> reading1 = CompletableFuture.runAsync(() -> {
                 try {
                     reader.read(read, new Watermark("t", 1, 1, false), new Watermark("t", 1, 1, true));
@@ -135,6 +138,58 @@ class ChunkReaderTest {
         }
     }
 
+    @Test
+    void aKeylessTableLargerThanItsBoundStopsTheSnapshotNamingIt() throws Exception {
+        try (Connection c = connection(true);
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE keyless (v text)");
+            st.execute("INSERT INTO keyless SELECT repeat('x', 99) FROM generate_series(1, 100)");
+        }
+        try (Connection reading = connection(true)) {
+            SnapshotTable keyless = keyless(reading);
+            ChunkRead whole = new ChunkRead(new Chunk(keyless, 0, null, null, null, true), 1);
+            new ChunkReader(reading, SEAL, 10_000).read(whole, watermark(1, false), watermark(1, true));
+            assertEquals(100, whole.rows().size(), "100 rows of 100 bytes of COPY text each");
+
+            ChunkRead tooLarge = new ChunkRead(new Chunk(keyless, 0, null, null, null, true), 2);
+            ConnectException e = assertThrows(
+                    ConnectException.class,
+                    () -> new ChunkReader(reading, SEAL, 9_999)
+                            .read(tooLarge, watermark(2, false), watermark(2, true)));
+            assertTrue(
+                    e.getMessage()
+                            .startsWith("The snapshot of table public.keyless stopped after 99 rows: it has no"
+                                    + " primary key or replica identity index"),
+                    e.getMessage());
+            assertTrue(e.getMessage().contains("snapshot.keyless.max.bytes (9999 bytes of COPY text)"), e.getMessage());
+            assertEquals(null, tooLarge.rows(), "nothing handed over");
+        }
+    }
+
+    private static Watermark watermark(long serial, boolean high) {
+        return new Watermark("t", 1, serial, high);
+    }
+
+    private static SnapshotTable keyless(Connection c) throws SQLException {
+        int oid;
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT 'public.keyless'::pg_catalog.regclass::pg_catalog.oid")) {
+            rs.next();
+            oid = rs.getInt(1);
+        }
+        return new SnapshotTable(
+                oid,
+                "public",
+                "keyless",
+                'd',
+                List.of(new RelationColumn("v", 25, -1, false)),
+                List.of(),
+                0,
+                0,
+                false,
+                null);
+    }
+
     private static SnapshotTable table(Connection c) throws SQLException {
         int oid;
         try (Statement st = c.createStatement();
@@ -175,8 +230,7 @@ class ChunkReaderTest {
                 rs.next();
                 xid = rs.getLong(1);
             }
-            String described = new ChunkReader(reading, MessageSeal.configured("t", "a key of sixteen characters"))
-                    .describe(Set.of(xid));
+            String described = new ChunkReader(reading, SEAL, Long.MAX_VALUE).describe(Set.of(xid));
             assertTrue(described.contains("idle in transaction"), described);
             assertTrue(described.contains("role "), described);
             assertFalse(described.contains("hunter2"), "another application's SQL stays out of the log: " + described);
