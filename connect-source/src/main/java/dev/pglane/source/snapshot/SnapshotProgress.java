@@ -6,6 +6,7 @@ import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,28 +24,34 @@ import org.slf4j.LoggerFactory;
  * (not started), {@code *} (done) or {@code k<value>,<value>...}. A table a signal filtered has
  * {@code !t<values>} (where its range ends) and {@code !w<condition>} after its state, and makes the text's version
  * 2, which versions before filters refuse rather than send the table whole. A condition the {@link RowCondition}
- * grammar does not admit (one an older version took as SQL text) is not run: its table is done, with a WARN.
+ * grammar does not admit (one an older version took as SQL text) is not run: its table is done, with a WARN. Ranges
+ * sent beyond a table's bound ({@link SentRange}) follow as {@code !s<lower>~<upper>}, each a state, and make the
+ * version 3: a restart cuts around them, so no range is sent twice.
  */
 public final class SnapshotProgress {
     private static final Logger log = LoggerFactory.getLogger(SnapshotProgress.class);
 
     private static final String VERSION = "1";
     private static final String FILTERED_VERSION = "2";
+    private static final String SENT_AHEAD_VERSION = "3";
 
     private final String snapshotId;
     private final Map<String, ChunkBound> doneBelow;
     private final List<String> done;
     private final Map<String, SnapshotFilter> filters;
+    private final Map<String, List<SentRange>> sentAhead;
 
     private SnapshotProgress(
             String snapshotId,
             Map<String, ChunkBound> doneBelow,
             List<String> done,
-            Map<String, SnapshotFilter> filters) {
+            Map<String, SnapshotFilter> filters,
+            Map<String, List<SentRange>> sentAhead) {
         this.snapshotId = snapshotId;
         this.doneBelow = doneBelow;
         this.done = done;
         this.filters = filters;
+        this.sentAhead = sentAhead;
     }
 
     /** A snapshot of {@code tables} ({@code schema.table}) that has not sent anything yet. */
@@ -67,7 +74,7 @@ public final class SnapshotProgress {
                 kept.put(table, new SnapshotFilter(null, filter.to(), filter.where()));
             }
         }
-        return new SnapshotProgress(snapshotId, bounds, List.of(), kept);
+        return new SnapshotProgress(snapshotId, bounds, List.of(), kept, Map.of());
     }
 
     /** The filter of {@code table}, or {@code null} when all its rows are sent. */
@@ -89,15 +96,27 @@ public final class SnapshotProgress {
         return Collections.unmodifiableMap(doneBelow);
     }
 
+    /** The ranges of {@code table} sent beyond its bound, in key order. */
+    List<SentRange> sentAhead(String table) {
+        return sentAhead.getOrDefault(table, List.of());
+    }
+
     boolean isDone(String table) {
         return done.contains(table);
     }
 
     /** This progress with {@code table} continuing from {@code bound}, or done when {@code bound} is null. */
     SnapshotProgress with(String table, ChunkBound bound, boolean tableDone) {
+        return with(table, bound, List.of(), tableDone);
+    }
+
+    /** As {@link #with(String, ChunkBound, boolean)}, with the ranges {@code sent} beyond {@code bound}. */
+    SnapshotProgress with(String table, ChunkBound bound, List<SentRange> sent, boolean tableDone) {
         Map<String, ChunkBound> bounds = new LinkedHashMap<>(doneBelow);
         List<String> finished = new ArrayList<>(done);
         Map<String, SnapshotFilter> kept = new LinkedHashMap<>(filters);
+        Map<String, List<SentRange>> ahead = new LinkedHashMap<>(sentAhead);
+        ahead.remove(table);
         if (tableDone) {
             bounds.remove(table);
             kept.remove(table);
@@ -106,8 +125,11 @@ public final class SnapshotProgress {
             }
         } else {
             bounds.put(table, bound);
+            if (!sent.isEmpty()) {
+                ahead.put(table, List.copyOf(sent));
+            }
         }
-        return new SnapshotProgress(snapshotId, bounds, List.copyOf(finished), kept);
+        return new SnapshotProgress(snapshotId, bounds, List.copyOf(finished), kept, ahead);
     }
 
     /**
@@ -123,7 +145,9 @@ public final class SnapshotProgress {
         Map<String, SnapshotFilter> kept = new LinkedHashMap<>(filters);
         kept.remove(table);
         kept.putAll(fresh.filters);
-        return new SnapshotProgress(snapshotId, bounds, List.copyOf(finished), kept);
+        Map<String, List<SentRange>> ahead = new LinkedHashMap<>(sentAhead);
+        ahead.remove(table);
+        return new SnapshotProgress(snapshotId, bounds, List.copyOf(finished), kept, ahead);
     }
 
     /** True when every table is done. */
@@ -132,9 +156,8 @@ public final class SnapshotProgress {
     }
 
     public String toText() {
-        StringBuilder text = new StringBuilder(filters.isEmpty() ? VERSION : FILTERED_VERSION)
-                .append(';')
-                .append(encode(snapshotId));
+        String version = !sentAhead.isEmpty() ? SENT_AHEAD_VERSION : filters.isEmpty() ? VERSION : FILTERED_VERSION;
+        StringBuilder text = new StringBuilder(version).append(';').append(encode(snapshotId));
         for (Map.Entry<String, ChunkBound> table : doneBelow.entrySet()) {
             text.append(';').append(encode(table.getKey())).append('=').append(state(table.getValue()));
             SnapshotFilter filter = filters.get(table.getKey());
@@ -143,6 +166,9 @@ public final class SnapshotProgress {
             }
             if (filter != null && filter.where() != null) {
                 text.append("!w").append(encode(filter.where().text()));
+            }
+            for (SentRange sent : sentAhead(table.getKey())) {
+                text.append("!s").append(state(sent.lower())).append('~').append(state(sent.upper()));
             }
         }
         for (String table : done) {
@@ -154,13 +180,15 @@ public final class SnapshotProgress {
     /** @throws IllegalArgumentException naming the problem if {@code text} is not a progress text */
     public static SnapshotProgress parse(String text) {
         String[] parts = text.split(";", -1);
-        if (parts.length < 2 || !(parts[0].equals(VERSION) || parts[0].equals(FILTERED_VERSION))) {
-            throw new IllegalArgumentException(
-                    "not a pglane snapshot progress of version " + VERSION + " or " + FILTERED_VERSION + ": " + text);
+        if (parts.length < 2
+                || !List.of(VERSION, FILTERED_VERSION, SENT_AHEAD_VERSION).contains(parts[0])) {
+            throw new IllegalArgumentException("not a pglane snapshot progress of version " + VERSION + ", "
+                    + FILTERED_VERSION + " or " + SENT_AHEAD_VERSION + ": " + text);
         }
         Map<String, ChunkBound> bounds = new LinkedHashMap<>();
         List<String> finished = new ArrayList<>();
         Map<String, SnapshotFilter> filters = new LinkedHashMap<>();
+        Map<String, List<SentRange>> ahead = new LinkedHashMap<>();
         for (int i = 2; i < parts.length; i++) {
             int eq = parts[i].indexOf('=');
             if (eq < 1) {
@@ -173,8 +201,12 @@ public final class SnapshotProgress {
                 continue;
             }
             String[] filterParts = state.split("!", -1);
+            List<SentRange> sent = sentRanges(filterParts);
+            if (!sent.isEmpty()) {
+                ahead.put(table, sent);
+            }
             try {
-                if (filterParts.length > 1) {
+                if (Arrays.stream(filterParts).skip(1).anyMatch(p -> !p.startsWith("s"))) {
                     filters.put(table, filter(filterParts));
                 }
             } catch (RefusedCondition e) {
@@ -189,7 +221,22 @@ public final class SnapshotProgress {
             }
             bounds.put(table, bound(filterParts[0]));
         }
-        return new SnapshotProgress(decode(parts[1]), bounds, List.copyOf(finished), filters);
+        return new SnapshotProgress(decode(parts[1]), bounds, List.copyOf(finished), filters, ahead);
+    }
+
+    /** The {@code !s<lower>~<upper>} parts of a table's state. */
+    private static List<SentRange> sentRanges(String[] parts) {
+        List<SentRange> sent = new ArrayList<>();
+        for (int i = 1; i < parts.length; i++) {
+            if (parts[i].startsWith("s")) {
+                String[] bounds = parts[i].substring(1).split("~", -1);
+                if (bounds.length != 2) {
+                    throw new IllegalArgumentException("snapshot progress range without two bounds: " + parts[i]);
+                }
+                sent.add(new SentRange((ChunkBound.Key) bound(bounds[0]), (ChunkBound.Key) bound(bounds[1])));
+            }
+        }
+        return sent;
     }
 
     private static SnapshotFilter filter(String[] parts) {
@@ -198,6 +245,8 @@ public final class SnapshotProgress {
         for (int i = 1; i < parts.length; i++) {
             if (parts[i].startsWith("t")) {
                 to = ((ChunkBound.Key) bound("k" + parts[i].substring(1))).values();
+            } else if (parts[i].startsWith("s")) {
+                continue; // a sent range, read by sentRanges
             } else if (parts[i].startsWith("w")) {
                 try {
                     where = RowCondition.parse(decode(parts[i].substring(1)));

@@ -154,7 +154,7 @@ public final class SnapshotRunner implements AutoCloseable {
                     rows,
                     table.estimatedBytes() / table.estimatedRows());
         }
-        TableChunks chunks = new TableChunks(table, resumeAt, rows, filter);
+        TableChunks chunks = new TableChunks(table, resumeAt, progress.sentAhead(name), rows, filter);
         tables.add(chunks);
         byName.put(table.name(), chunks);
         pending.add(table.oid());
@@ -264,7 +264,7 @@ public final class SnapshotRunner implements AutoCloseable {
         chunksSent++;
         chunksOut--;
         boolean tableDone = table.done();
-        progress = progress.with(chunk.table().name(), table.resumeBound(), tableDone);
+        progress = progress.with(chunk.table().name(), table.resumeBound(), table.sentAhead(), tableDone);
         if (tableDone) {
             pending.remove(chunk.table().oid());
             double seconds = (System.nanoTime() - counted.startNanos) / 1e9;

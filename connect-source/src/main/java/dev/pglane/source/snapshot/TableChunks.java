@@ -5,7 +5,9 @@ import dev.pglane.source.signal.SnapshotFilter;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.TreeMap;
 
@@ -35,11 +37,24 @@ final class TableChunks {
     private Long startOut;
 
     private final TreeMap<Long, Chunk> out = new TreeMap<>();
+    /** Chunks this run sent while one cut before them was still out, and ranges it passed over, by index. */
+    private final TreeMap<Long, SentRange> sentAhead = new TreeMap<>();
+    /** Ranges an earlier run sent beyond where this one resumed, in key order: cut around, not read again. */
+    private final Deque<SentRange> skip;
 
     /** @param filter the rows a signal asks for, or {@code null}: all */
     TableChunks(SnapshotTable table, ChunkBound resumeAt, long chunkRows, SnapshotFilter filter) {
+        this(table, resumeAt, List.of(), chunkRows, filter);
+    }
+
+    /**
+     * @param sent ranges an earlier run sent beyond {@code resumeAt}, in key order
+     * @param filter the rows a signal asks for, or {@code null}: all
+     */
+    TableChunks(SnapshotTable table, ChunkBound resumeAt, List<SentRange> sent, long chunkRows, SnapshotFilter filter) {
         this.table = table;
         this.next = resumeAt;
+        this.skip = new ArrayDeque<>(sent);
         this.chunkRows = chunkRows;
         this.end = filter == null || filter.to() == null ? null : new ChunkBound.Key(filter.to());
         this.where = filter == null ? null : filter.where();
@@ -97,17 +112,30 @@ final class TableChunks {
         return table.keyed() ? nextKey(sql, connection) : null;
     }
 
-    /** Cuts the next chunk at {@code upper} ({@code null}: the last) and ends the claim; under the runner's lock. */
+    /**
+     * Cuts the next chunk at {@code upper} ({@code null}: the last before the table's end, or before a range an
+     * earlier run sent, which the table then continues after) and ends the claim; under the runner's lock.
+     */
     Chunk cut(ChunkBound upper) {
         cutting = false;
         boolean tableStart = next == null && !filtered;
-        Chunk chunk = new Chunk(table, nextIndex++, next, upper == null ? end : upper, where, tableStart);
+        ChunkBound.Key sentNext = skip.isEmpty() ? null : skip.peekFirst().lower();
+        ChunkBound chunkUpper = upper != null ? upper : sentNext != null ? sentNext : end;
+        Chunk chunk = new Chunk(table, nextIndex++, next, chunkUpper, where, tableStart);
         out.put(chunk.index(), chunk);
         if (tableStart) {
             startOut = chunk.index();
         }
-        next = upper;
-        allCut = upper == null;
+        next = upper != null ? upper : sentNext;
+        allCut = next == null;
+        while (!allCut && !skip.isEmpty() && skip.peekFirst().lower().equals(next)) {
+            // passed over as a chunk already sent, in the index order of the chunks around it, so that it stays in
+            // sentAhead() until every chunk before it is sent
+            SentRange passed = skip.removeFirst();
+            sentAhead.put(nextIndex++, passed);
+            next = passed.upper();
+            allCut = next == null || next.equals(end);
+        }
         return chunk;
     }
 
@@ -125,6 +153,21 @@ final class TableChunks {
     /** The chunk was sent; the table then continues from the start of the first chunk still out. */
     void sent(Chunk chunk) {
         out.remove(chunk.index());
+        if (out.isEmpty()) {
+            sentAhead.clear();
+            return;
+        }
+        if (chunk.index() > out.firstKey()) {
+            sentAhead.put(chunk.index(), SentRange.of(chunk));
+        }
+        sentAhead.headMap(out.firstKey()).clear();
+    }
+
+    /** The ranges beyond {@link #resumeBound} that were sent, in key order: a restart cuts around them. */
+    List<SentRange> sentAhead() {
+        List<SentRange> sent = new ArrayList<>(sentAhead.values());
+        sent.addAll(skip);
+        return sent;
     }
 
     /** Where a restart would continue: the first chunk still out, else the next to cut ({@code null}: done). */
@@ -137,7 +180,8 @@ final class TableChunks {
     }
 
     private ChunkBound nextKey(ChunkSql sql, java.sql.Connection connection) throws SQLException {
-        String query = sql.nextKey(table, (ChunkBound.Key) next, end, where, chunkRows);
+        ChunkBound.Key limit = skip.isEmpty() ? end : skip.peekFirst().lower();
+        String query = sql.nextKey(table, (ChunkBound.Key) next, limit, where, chunkRows);
         if (where == null) {
             return nextKey(connection, query);
         }

@@ -66,8 +66,29 @@ class SnapshotProgressTest {
     }
 
     @Test
+    void rangesSentBeyondABoundTravelWithItAndGoWhenTheTableIsDone() {
+        SentRange middle =
+                new SentRange(new ChunkBound.Key(List.of("2~0", "b!")), new ChunkBound.Key(List.of("3", "")));
+        SentRange last = new SentRange(new ChunkBound.Key(List.of("5", "a")), null);
+        SnapshotProgress progress = SnapshotProgress.start(
+                        "7", List.of("public.a", "public.b"), Map.of("public.b", SnapshotFilter.where("id > 1")))
+                .with("public.a", new ChunkBound.Key(List.of("1", "z")), List.of(middle, last), false);
+        assertTrue(progress.toText().startsWith("3;"), "a version that readers without sent ranges refuse");
+        SnapshotProgress read = SnapshotProgress.parse(progress.toText());
+        assertEquals(List.of(middle, last), read.sentAhead("public.a"));
+        assertEquals(new ChunkBound.Key(List.of("1", "z")), read.remaining().get("public.a"));
+        assertNull(read.filter("public.a"), "sent ranges are no filter");
+        assertEquals(SnapshotFilter.where("id > 1"), read.filter("public.b"));
+        assertEquals(progress.toText(), read.toText());
+
+        SnapshotProgress done = read.with("public.a", null, true);
+        assertEquals(List.of(), done.sentAhead("public.a"));
+        assertTrue(done.toText().startsWith("2;"));
+    }
+
+    @Test
     void aTextOfAnotherVersionIsRefused() {
-        assertThrows(IllegalArgumentException.class, () -> SnapshotProgress.parse("3;42;public.a=-"));
+        assertThrows(IllegalArgumentException.class, () -> SnapshotProgress.parse("4;42;public.a=-"));
         assertThrows(IllegalArgumentException.class, () -> SnapshotProgress.parse("1;42;public.a=q1"));
     }
 
