@@ -39,6 +39,7 @@ final class SourceConnectorRun implements AutoCloseable {
     private PostgresNode source;
     private final String name;
     private final TopicReader reader;
+    private Map<String, String> stoppedConfig;
     private final TransactionRebuilder rebuilder = new TransactionRebuilder();
 
     private final TopicFormat format;
@@ -164,6 +165,23 @@ final class SourceConnectorRun implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted setting the producer quota of " + name, e);
         }
+    }
+
+    /**
+     * Deletes the connector, its offsets kept, and waits until its task has released the slot (a paused source task
+     * keeps its replication connection).
+     */
+    void stop() {
+        stoppedConfig = worker.rest().connectorConfig(name);
+        deleteConnector();
+        awaitSlotActive(false, STARTUP);
+    }
+
+    /** Creates the connector {@link #stop} deleted again, and waits until it streams from a slot. */
+    void startAgain() {
+        worker.rest().putConnectorConfig(name, stoppedConfig);
+        worker.rest().awaitConnectorRunning(name, STARTUP);
+        awaitSlotActive(true, STARTUP);
     }
 
     /** Waits until the slot is active, or released (inactive or absent). */
