@@ -272,6 +272,50 @@ class OptionsIT {
     }
 
     /**
+     * {@code snapshot.mode=initial_only}: the existing rows arrive, then the source stops streaming and lets go of its
+     * slot; a row written after that never leaves the server.
+     */
+    @Test
+    @DisplayName("snapshot.mode=initial_only sends the existing rows, then streams no more")
+    void initialOnly() throws Exception {
+        PostgresVersion version = PostgresVersion.fromProperty();
+        PostgresNode source = servers.of(version);
+        PostgresNode target = servers.targetOf(version);
+        String name = "opts_once";
+        String table = name + ".items";
+        SqlSession.execute(
+                source,
+                "CREATE SCHEMA " + name,
+                "CREATE TABLE " + table + " (id int PRIMARY KEY, v text)",
+                "INSERT INTO " + table + " VALUES (1, 'one'), (2, 'two')");
+        try (LogCapture log = LogCapture.start();
+                SinkConnectorRun run = SinkConnectorRun.start(
+                        worker, source, target, name, Map.of("snapshot.mode", "initial_only"), Map.of())) {
+            awaitRows(target, table, "v", "1:one,2:two", run);
+            String stopped = "pglane source " + name + " has snapshot.mode=initial_only and its initial snapshot is"
+                    + " on Kafka: it streams no more";
+            Waits.until(
+                    "the source says it streams no more",
+                    APPLIED,
+                    () -> log.lines().stream().anyMatch(l -> l.contains(stopped)));
+            Waits.until(
+                    "the slot is let go",
+                    APPLIED,
+                    () -> !slotActive(source, run.source().slot()));
+            SqlSession.execute(source, "INSERT INTO " + table + " VALUES (3, 'after')");
+            assertFalse(slotActive(source, run.source().slot()), "nothing reads the slot any more");
+            assertEquals("1:one,2:two", rowsOf(target, table, "v"));
+        }
+    }
+
+    private static boolean slotActive(PostgresNode source, String slot) throws SQLException {
+        try (SqlSession session = SqlSession.open(source)) {
+            return (Boolean) session.queryValue(
+                    "SELECT coalesce(bool_or(active), false) FROM pg_replication_slots WHERE slot_name = ?", slot);
+        }
+    }
+
+    /**
      * {@code synchronous.commit=on} on a target whose {@code synchronous_standby_names} names a standby that is not
      * there: the sink's commits wait for it (the rows stay invisible), where the default, {@code off}, would not
      * wait; once the setting is cleared they complete.

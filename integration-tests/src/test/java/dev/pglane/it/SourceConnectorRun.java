@@ -73,7 +73,12 @@ final class SourceConnectorRun implements AutoCloseable {
         try {
             worker.rest().putConnectorConfig(name, config);
             worker.rest().awaitConnectorRunning(name, STARTUP);
-            run.awaitSlotActive(true, STARTUP);
+            if ("initial_only".equals(config.get("snapshot.mode"))) {
+                // it may have sent its rows and let go of the slot already
+                run.awaitSlotCreated();
+            } else {
+                run.awaitSlotActive(true, STARTUP);
+            }
         } catch (RuntimeException e) {
             run.close();
             throw new IllegalStateException("source connector " + name + " did not start", e);
@@ -182,6 +187,20 @@ final class SourceConnectorRun implements AutoCloseable {
         worker.rest().putConnectorConfig(name, stoppedConfig);
         worker.rest().awaitConnectorRunning(name, STARTUP);
         awaitSlotActive(true, STARTUP);
+    }
+
+    private void awaitSlotCreated() {
+        Waits.until("slot " + name + " exists", STARTUP, () -> {
+            try (Connection connection = source.open();
+                    PreparedStatement query = connection.prepareStatement(
+                            "SELECT count(*) FROM pg_replication_slots WHERE slot_name = ?")) {
+                query.setString(1, name);
+                try (ResultSet rs = query.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1) == 1;
+                }
+            }
+        });
     }
 
     /** Waits until the slot is active, or released (inactive or absent). */

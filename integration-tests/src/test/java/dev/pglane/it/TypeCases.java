@@ -34,10 +34,12 @@ final class TypeCases {
 
     /** Types that need SQL of their own before the table: an enum, a domain and the hstore extension. */
     static List<String> prerequisites() {
-        return List.of(
+        List<String> statements = new ArrayList<>(List.of(
                 "CREATE EXTENSION IF NOT EXISTS hstore",
                 "CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')",
-                "CREATE DOMAIN posint AS integer CHECK (VALUE > 0)");
+                "CREATE DOMAIN posint AS integer CHECK (VALUE > 0)"));
+        statements.addAll(CatalogTypeCases.prerequisites());
+        return statements;
     }
 
     /** {@code CREATE TABLE table}: {@code id integer PRIMARY KEY}, then one column per case. */
@@ -69,6 +71,7 @@ final class TypeCases {
         all.addAll(bitsAndNetwork());
         all.addAll(geometryAndRanges());
         all.addAll(userTypesAndArrays());
+        all.addAll(CatalogTypeCases.all());
         return all;
     }
 

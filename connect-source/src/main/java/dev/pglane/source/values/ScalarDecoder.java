@@ -30,11 +30,19 @@ enum ScalarDecoder implements TextDecoder {
             return Integer.parseInt(text);
         }
     },
-    /** {@code bigint} and the unsigned 32-bit {@code oid}/{@code xid}/{@code cid}, and {@code xid8}. */
+    /** {@code bigint} and the unsigned 32-bit {@code oid}/{@code xid}/{@code cid}. */
     INT64 {
         @Override
         public Object decode(String text) {
             return Long.parseLong(text);
+        }
+    },
+    /** The unsigned 64-bit {@code xid8}: past the largest signed long, its text goes to {@code text_values}. */
+    UNSIGNED_INT64 {
+        @Override
+        public Object decode(String text) {
+            long value = Long.parseUnsignedLong(text);
+            return value < 0 ? UNREPRESENTABLE : value;
         }
     },
     /**

@@ -35,7 +35,8 @@ final class TextDecoders {
             case BOOL -> ScalarDecoder.BOOL;
             case INT2 -> ScalarDecoder.INT16;
             case INT4 -> ScalarDecoder.INT32;
-            case INT8, OID, XID, CID, XID8 -> ScalarDecoder.INT64;
+            case INT8, OID, XID, CID -> ScalarDecoder.INT64;
+            case XID8 -> ScalarDecoder.UNSIGNED_INT64;
             case FLOAT4 -> ScalarDecoder.FLOAT32;
             case FLOAT8 -> ScalarDecoder.FLOAT64;
             case NUMERIC -> NumericDecoder.numeric(schema);

@@ -171,43 +171,31 @@ class ChunkReaderTest {
     }
 
     private static SnapshotTable keyless(Connection c) throws SQLException {
-        int oid;
-        try (Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT 'public.keyless'::pg_catalog.regclass::pg_catalog.oid")) {
-            rs.next();
-            oid = rs.getInt(1);
-        }
-        return new SnapshotTable(
-                oid,
-                "public",
-                "keyless",
-                'd',
-                List.of(new RelationColumn("v", 25, -1, false)),
-                List.of(),
-                0,
-                0,
-                false,
-                null);
+        return table(c, "keyless", List.of(new RelationColumn("v", 25, -1, false)), List.of());
     }
 
     private static SnapshotTable table(Connection c) throws SQLException {
-        int oid;
-        try (Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT 'public.t'::pg_catalog.regclass::pg_catalog.oid")) {
-            rs.next();
-            oid = rs.getInt(1);
-        }
-        return new SnapshotTable(
-                oid,
-                "public",
+        return table(
+                c,
                 "t",
-                'd',
                 List.of(new RelationColumn("id", 23, -1, true), new RelationColumn("v", 23, -1, false)),
-                List.of(new SnapshotTable.KeyColumn("id", "integer")),
-                0,
-                0,
-                false,
-                null);
+                List.of(new SnapshotTable.KeyColumn("id", "integer")));
+    }
+
+    /** Table {@code public.<name>} as the snapshot describes it. */
+    private static SnapshotTable table(
+            Connection c, String name, List<RelationColumn> columns, List<SnapshotTable.KeyColumn> key)
+            throws SQLException {
+        int oid;
+        try (PreparedStatement st =
+                c.prepareStatement("SELECT ('public.' || ?)::pg_catalog.regclass::pg_catalog.oid")) {
+            st.setString(1, name);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                oid = rs.getInt(1);
+            }
+        }
+        return new SnapshotTable(oid, "public", name, 'd', columns, key, 0, 0, false, null);
     }
 
     private static int pid(Connection c) throws SQLException {

@@ -52,6 +52,8 @@ class ScalarDecoderTest {
         assertEquals(Long.MIN_VALUE, probe.value("bigint", "-9223372036854775808"));
         assertEquals(4294967295L, probe.value("oid", "4294967295"));
         assertEquals(4294967295L, probe.value("xid", "'4294967295'"));
+        assertEquals(Long.MAX_VALUE, probe.value("xid8", "'9223372036854775807'"));
+        assertTrue(probe.decode("xid8", "'18446744073709551615'").travelsAsText(), "unsigned, past a signed long");
     }
 
     @Test
