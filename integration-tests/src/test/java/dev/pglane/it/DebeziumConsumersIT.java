@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pglane.local.stack.ConnectorConfigs;
+import dev.pglane.local.stack.ConnectorStatus;
 import dev.pglane.local.stack.PostgresNode;
 import dev.pglane.local.stack.PostgresVersion;
 import java.sql.Connection;
@@ -17,6 +18,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.DisplayName;
@@ -130,6 +133,143 @@ class DebeziumConsumersIT {
                 worker.rest().deleteConnector(sink);
             }
         }
+    }
+
+    /**
+     * Every type of the every-type table, a table each, through Debezium's JDBC sink set up as a Debezium user would:
+     * which arrive as they are, which arrive changed, and which it refuses. A refused record fails the sink's task
+     * for good whatever {@code errors.tolerance} says, so the test drops that type's topic and goes on, as a user
+     * would have to.
+     */
+    @Test
+    @DisplayName("which types Debezium's JDBC sink takes from pglane's topics")
+    void whichTypesDebeziumsJdbcSinkTakes() throws Exception {
+        PostgresVersion version = PostgresVersion.fromProperty();
+        PostgresNode source = servers.of(version);
+        PostgresNode third = servers.targetOf(version);
+        String name = "dbz_types";
+        String sink = name + "_sink";
+        List<TypeCase> cases = TypeCases.all();
+        SinkReplicationIT.createTypes(source);
+        List<String> tables = new ArrayList<>(List.of("CREATE SCHEMA " + name));
+        cases.forEach(c ->
+                tables.add("CREATE TABLE " + name + "." + c.column() + " (id int PRIMARY KEY, v " + c.sqlType() + ")"));
+        SqlSession.execute(source, tables.toArray(String[]::new));
+        SqlSession.execute(third, "CREATE DATABASE " + name);
+        try (Connection connection = third.open(name);
+                Statement statement = connection.createStatement()) {
+            for (String prerequisite : TypeCases.prerequisites()) {
+                statement.execute(prerequisite);
+            }
+        }
+        Map<String, String> sourceSettings =
+                Map.of("table.include.list", name + "\\..*", "record.key", "row", "interval.handling.mode", "numeric");
+        Map<String, String> refused = new TreeMap<>();
+        try (SourceConnectorRun run = SourceConnectorRun.start(worker, source, name, sourceSettings)) {
+            Map<String, String> config = jdbcSink(third, name, Map.of("collection.name.format", "${source.table}"));
+            config.put("topics", topicsOf(name, cases, refused));
+            worker.rest().putConnectorConfig(sink, config);
+            worker.rest().awaitConnectorRunning(sink, Duration.ofSeconds(60));
+            try (SqlSession session = SqlSession.open(source)) {
+                for (TypeCase c : cases) {
+                    for (int row = 0; row < c.literals().size(); row++) {
+                        String literal = c.literals().get(row);
+                        session.exec("INSERT INTO " + name + "." + c.column() + " VALUES (" + (row + 1) + ", "
+                                + (literal == null ? "NULL" : literal) + ")");
+                    }
+                }
+                session.commit();
+            }
+            Waits.until("every type arrives or is refused", CAUGHT_UP, () -> {
+                ConnectorStatus status = worker.rest().status(sink);
+                if (status.hasFailed()) {
+                    java.util.regex.Matcher table = java.util.regex.Pattern.compile(
+                                    "Failed to flush records for table '(c_\\w+)'")
+                            .matcher(status.describe() + status.tasks().get(0).trace());
+                    assertTrue(table.find(), "the sink names the table it could not write: " + status.describe());
+                    java.util.regex.Matcher error = java.util.regex.Pattern.compile("ERROR: ([^\\n]*)")
+                            .matcher(status.tasks().get(0).trace());
+                    if (!refused.containsKey(table.group(1))) {
+                        refused.put(table.group(1), error.find() ? error.group(1) : "refused");
+                        config.put("topics", topicsOf(name, cases, refused));
+                        worker.rest().putConnectorConfig(sink, config);
+                        worker.rest().restartConnectorAndTasks(sink);
+                    }
+                    return false;
+                }
+                return cases.stream()
+                        .filter(c -> !refused.containsKey(c.column()))
+                        .allMatch(c -> rowCount(third, name, c.column())
+                                == c.literals().size());
+            });
+        } finally {
+            worker.rest().deleteConnector(sink);
+        }
+        Map<String, String> outcome = new TreeMap<>();
+        for (TypeCase c : cases) {
+            outcome.put(
+                    c.sqlType(),
+                    refused.containsKey(c.column())
+                            ? "refused: " + refused.get(c.column())
+                            : arrival(source, third, name, c.column()));
+        }
+        System.out.println("Debezium's JDBC sink " + outcome);
+        assertEquals(
+                Set.of("bit(10)", "date", "date[]", "numeric(5,1)[]", "point", "time(6)", "timestamptz"),
+                typesThat(outcome, "refused"),
+                "refused (the README lists them)");
+        assertEquals(
+                Set.of(
+                        "bit(1)",
+                        "double precision",
+                        "hstore",
+                        "integer[]",
+                        "integer[][]",
+                        "interval",
+                        "money",
+                        "numeric",
+                        "numeric(10,2)",
+                        "real",
+                        "timestamp",
+                        "timestamp(6)",
+                        "xid8"),
+                typesThat(outcome, "changed"),
+                "changed (the README lists them)");
+    }
+
+    private static Set<String> typesThat(Map<String, String> outcome, String kind) {
+        return outcome.entrySet().stream()
+                .filter(e -> e.getValue().startsWith(kind))
+                .map(Map.Entry::getKey)
+                .collect(java.util.stream.Collectors.toSet());
+    }
+
+    private static String topicsOf(String name, List<TypeCase> cases, Map<String, String> refused) {
+        return String.join(
+                ",",
+                cases.stream()
+                        .filter(c -> !refused.containsKey(c.column()))
+                        .map(c -> name + "." + name + "." + c.column())
+                        .toList());
+    }
+
+    /** Rows of {@code table} in database {@code database} of {@code node}; -1 while it does not exist. */
+    private static long rowCount(PostgresNode node, String database, String table) {
+        try {
+            return Long.parseLong(
+                    rows(node, database, "SELECT count(*) FROM " + table).get(0).get(0));
+        } catch (SQLException e) {
+            return -1;
+        }
+    }
+
+    /** "as is" or "changed: ..." : the rows as the types print them, on the third database against the source's. */
+    private static String arrival(PostgresNode source, PostgresNode third, String schema, String table)
+            throws SQLException {
+        String query = "SELECT id, format('%s', v) FROM ";
+        List<List<String>> expected = rows(source, null, query + schema + "." + table + " ORDER BY id");
+        List<List<String>> actual = rows(third, schema, query + table + " ORDER BY id");
+        return actual.equals(expected) ? "as is" : "changed: " + actual + " for " + expected;
     }
 
     /** Debezium's JDBC sink as its documentation configures it for Debezium's PostgreSQL topics. */
