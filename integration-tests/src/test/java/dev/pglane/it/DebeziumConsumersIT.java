@@ -150,18 +150,7 @@ class DebeziumConsumersIT {
         String name = "dbz_types";
         String sink = name + "_sink";
         List<TypeCase> cases = TypeCases.all();
-        SinkReplicationIT.createTypes(source);
-        List<String> tables = new ArrayList<>(List.of("CREATE SCHEMA " + name));
-        cases.forEach(c ->
-                tables.add("CREATE TABLE " + name + "." + c.column() + " (id int PRIMARY KEY, v " + c.sqlType() + ")"));
-        SqlSession.execute(source, tables.toArray(String[]::new));
-        SqlSession.execute(third, "CREATE DATABASE " + name);
-        try (Connection connection = third.open(name);
-                Statement statement = connection.createStatement()) {
-            for (String prerequisite : TypeCases.prerequisites()) {
-                statement.execute(prerequisite);
-            }
-        }
+        createTypeTables(source, third, name, cases);
         Map<String, String> sourceSettings =
                 Map.of("table.include.list", name + "\\..*", "record.key", "row", "interval.handling.mode", "numeric");
         Map<String, String> refused = new TreeMap<>();
@@ -170,16 +159,7 @@ class DebeziumConsumersIT {
             config.put("topics", topicsOf(name, cases, refused));
             worker.rest().putConnectorConfig(sink, config);
             worker.rest().awaitConnectorRunning(sink, Duration.ofSeconds(60));
-            try (SqlSession session = SqlSession.open(source)) {
-                for (TypeCase c : cases) {
-                    for (int row = 0; row < c.literals().size(); row++) {
-                        String literal = c.literals().get(row);
-                        session.exec("INSERT INTO " + name + "." + c.column() + " VALUES (" + (row + 1) + ", "
-                                + (literal == null ? "NULL" : literal) + ")");
-                    }
-                }
-                session.commit();
-            }
+            insertLiterals(source, name, cases);
             Waits.until("every type arrives or is refused", CAUGHT_UP, () -> {
                 ConnectorStatus status = worker.rest().status(sink);
                 if (status.hasFailed()) {
@@ -242,6 +222,37 @@ class DebeziumConsumersIT {
                 .filter(e -> e.getValue().startsWith(kind))
                 .map(Map.Entry::getKey)
                 .collect(java.util.stream.Collectors.toSet());
+    }
+
+    /** A table {@code name.<column>} per case on the source, and the cases' types in database {@code name}. */
+    private static void createTypeTables(PostgresNode source, PostgresNode third, String name, List<TypeCase> cases)
+            throws SQLException {
+        SinkReplicationIT.createTypes(source);
+        List<String> tables = new ArrayList<>(List.of("CREATE SCHEMA " + name));
+        cases.forEach(c ->
+                tables.add("CREATE TABLE " + name + "." + c.column() + " (id int PRIMARY KEY, v " + c.sqlType() + ")"));
+        SqlSession.execute(source, tables.toArray(String[]::new));
+        SqlSession.execute(third, "CREATE DATABASE " + name);
+        try (Connection connection = third.open(name);
+                Statement statement = connection.createStatement()) {
+            for (String prerequisite : TypeCases.prerequisites()) {
+                statement.execute(prerequisite);
+            }
+        }
+    }
+
+    /** Each case's literals into its table, in one transaction. */
+    private static void insertLiterals(PostgresNode source, String name, List<TypeCase> cases) throws SQLException {
+        try (SqlSession session = SqlSession.open(source)) {
+            for (TypeCase c : cases) {
+                for (int row = 0; row < c.literals().size(); row++) {
+                    String literal = c.literals().get(row);
+                    session.exec("INSERT INTO " + name + "." + c.column() + " VALUES (" + (row + 1) + ", "
+                            + (literal == null ? "NULL" : literal) + ")");
+                }
+            }
+            session.commit();
+        }
     }
 
     private static String topicsOf(String name, List<TypeCase> cases, Map<String, String> refused) {
