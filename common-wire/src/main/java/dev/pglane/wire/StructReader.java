@@ -53,6 +53,11 @@ public final class StructReader {
         return new StructReader(value, schema, context);
     }
 
+    /** Like {@link #of} for a struct whose schema name does not matter (or that has none). */
+    public static StructReader ofAnyName(Object value, String context) {
+        return new StructReader(value, schemaOf(value, "(any name)", context), context);
+    }
+
     private static Schema schemaOf(Object value, String expectedName, String context) {
         if (value instanceof Struct struct) {
             return struct.schema();

@@ -12,6 +12,10 @@ import java.util.Objects;
  *   <li>logical decoding messages ({@code pg_logical_emit_message}): {@code <prefix>.messages}.
  * </ul>
  *
+ * <p>{@link #debezium} names Debezium's PostgreSQL topics instead, for a sink that reads those: the same change topics
+ * (Debezium's default naming), its transaction metadata topic {@code <prefix>.transaction} in the markers' place and
+ * {@code <prefix>.message} for messages.
+ *
  * <p>Kafka accepts only {@code [a-zA-Z0-9._-]} in topic names, at most 249 characters. PostgreSQL
  * identifiers can hold anything, so every other character of a schema or table name is replaced by
  * {@code _} (one {@code _} per UTF-16 char). The replacement is deterministic, so source and sink
@@ -34,17 +38,32 @@ public final class TopicNames {
     /** Suffix of the logical-decoding-message topic. */
     public static final String MESSAGES_SUFFIX = "messages";
 
+    /** Suffix of Debezium's transaction metadata topic (its {@code topic.transaction} default). */
+    public static final String DEBEZIUM_TRANSACTION_SUFFIX = "transaction";
+
+    /** Suffix of Debezium's topic of logical decoding messages. */
+    public static final String DEBEZIUM_MESSAGE_SUFFIX = "message";
+
     private final String prefix;
     private final String singleTopic;
+    private final String transactionsSuffix;
+    private final String messagesSuffix;
 
-    private TopicNames(String prefix, String singleTopic) {
+    private TopicNames(String prefix, String singleTopic, String transactionsSuffix, String messagesSuffix) {
         this.prefix = prefix;
         this.singleTopic = singleTopic;
+        this.transactionsSuffix = transactionsSuffix;
+        this.messagesSuffix = messagesSuffix;
     }
 
     /** One topic per table: {@code <prefix>.<schema>.<table>}. */
     public static TopicNames perTable(String prefix) {
-        return new TopicNames(validatePrefix(prefix), null);
+        return new TopicNames(validatePrefix(prefix), null, TRANSACTIONS_SUFFIX, MESSAGES_SUFFIX);
+    }
+
+    /** The topics of Debezium's PostgreSQL connector under {@code topic.prefix}, with its default naming. */
+    public static TopicNames debezium(String prefix) {
+        return new TopicNames(validatePrefix(prefix), null, DEBEZIUM_TRANSACTION_SUFFIX, DEBEZIUM_MESSAGE_SUFFIX);
     }
 
     /**
@@ -55,7 +74,7 @@ public final class TopicNames {
     public static TopicNames singleTopic(String prefix, String topic) {
         String valid = validatePrefix(prefix);
         String name = topic == null ? valid + "." + DEFAULT_SINGLE_TOPIC_SUFFIX : topic;
-        return new TopicNames(valid, checkTopic(name, "single change topic"));
+        return new TopicNames(valid, checkTopic(name, "single change topic"), TRANSACTIONS_SUFFIX, MESSAGES_SUFFIX);
     }
 
     /**
@@ -119,14 +138,14 @@ public final class TopicNames {
                 prefix + "." + sanitize(schema) + "." + sanitize(table), "change topic of " + schema + "." + table);
     }
 
-    /** The marker topic, {@code <prefix>.transactions}: one partition, the authority on order. */
+    /** The marker topic, {@code <prefix>.transactions} (Debezium's: {@code .transaction}): the authority on order. */
     public String transactionsTopic() {
-        return prefix + "." + TRANSACTIONS_SUFFIX;
+        return prefix + "." + transactionsSuffix;
     }
 
-    /** The topic of logical decoding messages, {@code <prefix>.messages}. */
+    /** The topic of logical decoding messages, {@code <prefix>.messages} (Debezium's: {@code .message}). */
     public String messagesTopic() {
-        return prefix + "." + MESSAGES_SUFFIX;
+        return prefix + "." + messagesSuffix;
     }
 
     private static String checkTopic(String name, String what) {
