@@ -266,14 +266,16 @@ public final class PgSinkConfig extends AbstractConfig {
 
     /** The source's marker topic, which the sink must consume besides the change topics. */
     public String markerTopic() {
-        return TopicNames.perTable(getString(SOURCE_TOPIC_PREFIX)).transactionsTopic();
+        return sourceTopics().transactionsTopic();
     }
 
     /** The source's topics: per table, or the single change topic the sink was told of. */
     public TopicNames sourceTopics() {
         String single = getString(SOURCE_TOPIC_SINGLE_NAME);
         return single.isEmpty()
-                ? TopicNames.perTable(sourceTopicPrefix())
+                ? DecodeSettings.SOURCE_FORMATS
+                        .parse(getString(DecodeSettings.SOURCE_FORMAT))
+                        .perTable(sourceTopicPrefix())
                 : TopicNames.singleTopic(sourceTopicPrefix(), single);
     }
 

@@ -10,6 +10,7 @@ import dev.pglane.sink.assemble.TransactionAssembler;
 import dev.pglane.sink.assemble.TransactionGroups;
 import dev.pglane.sink.decode.DecodeLanes;
 import dev.pglane.sink.decode.DecodeSettings;
+import dev.pglane.sink.decode.EnvelopeReader;
 import dev.pglane.sink.decode.PayloadReader;
 import dev.pglane.sink.decode.RecordDecoder;
 import dev.pglane.sink.flow.Backpressure;
@@ -21,7 +22,6 @@ import dev.pglane.sink.progress.OriginSessions;
 import dev.pglane.sink.progress.ProgressStore;
 import dev.pglane.sink.progress.SourceIdentityCheck;
 import dev.pglane.sink.target.TableMapping;
-import dev.pglane.wire.TopicNames;
 import dev.pglane.wire.marker.Marker;
 import java.io.IOException;
 import java.sql.SQLException;
@@ -102,9 +102,12 @@ public final class PgSinkTask extends SinkTask {
         decodeLanes = new DecodeLanes(
                 decoding.threads(),
                 () -> new RecordDecoder(
-                        markerTopic, admission(config), PayloadReader.of(decoding.format(), decoding.avro())),
+                        markerTopic,
+                        admission(config),
+                        PayloadReader.of(decoding.format(), decoding.avro()),
+                        EnvelopeReader.of(decoding, config.sourceTopics())),
                 "pglane-" + sinkName);
-        messagesTopic = TopicNames.perTable(config.sourceTopicPrefix()).messagesTopic();
+        messagesTopic = config.sourceTopics().messagesTopic();
         countedTopics =
                 new CountedTopics(sinkName, TableGroupSettings.scope(config), config.consumedTopics(), messagesTopic);
         metrics = PgSinkMetrics.create(context, "pglane sink " + sinkName);

@@ -63,6 +63,25 @@ class PgSinkConnectorTest {
     }
 
     @Test
+    void debeziumsTopicsNeedItsTransactionMetadataTopic() {
+        Map<String, String> props = withoutHost();
+        props.put("source.format", "debezium");
+        props.put("topics", "pglane.public.orders");
+        assertEquals(
+                List.of("topics 'pglane.public.orders' does not include the marker topic"
+                        + " pglane.transaction of source.topic.prefix; the sink needs it for the transaction"
+                        + " boundaries and the commit order"),
+                errors(props, "topics"));
+        props.put("topics", "pglane.public.orders, pglane.transaction");
+        assertEquals(List.of(), errors(props, "topics"));
+        props.put("source.topic.single.name", "pglane.changes");
+        assertEquals(
+                List.of("source.topic.single.name names the single change topic of pglane's source; Debezium's tables"
+                        + " are read from their own topics (source.format=debezium)"),
+                errors(props, "source.topic.single.name"));
+    }
+
+    @Test
     void listedTopicsWhoseNameSplitsAmbiguouslyAreRefused() {
         Map<String, String> props = withoutHost();
         String long64 = "t".repeat(64);

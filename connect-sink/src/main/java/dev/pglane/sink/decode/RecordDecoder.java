@@ -5,10 +5,8 @@ import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.assemble.TransactionAssembler;
 import dev.pglane.wire.RowKey;
 import dev.pglane.wire.TransactionKey;
-import dev.pglane.wire.envelope.ChangeEnvelope;
 import dev.pglane.wire.envelope.ChangeEvent;
 import dev.pglane.wire.marker.Marker;
-import dev.pglane.wire.marker.MarkerCodec;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
@@ -49,11 +47,14 @@ public final class RecordDecoder {
     private final String markerTopic;
     private final RecordAdmission admission;
     private final PayloadReader payloads;
+    private final EnvelopeReader envelopes;
 
-    public RecordDecoder(String markerTopic, RecordAdmission admission, PayloadReader payloads) {
+    public RecordDecoder(
+            String markerTopic, RecordAdmission admission, PayloadReader payloads, EnvelopeReader envelopes) {
         this.markerTopic = markerTopic;
         this.admission = admission;
         this.payloads = payloads;
+        this.envelopes = envelopes;
     }
 
     public Decoded decode(SinkRecord record) {
@@ -62,12 +63,12 @@ public final class RecordDecoder {
         try {
             Object value = payloads.value(record);
             if (markerTopic.equals(record.topic())) {
-                return new MarkerRecord(MarkerCodec.fromStruct(value), partition, offset);
+                return new MarkerRecord(envelopes.marker(value), partition, offset);
             }
             if (value == null) {
                 return new PerKeyRecord(partition, offset);
             }
-            ChangeEvent event = ChangeEnvelope.fromStruct(value);
+            ChangeEvent event = envelopes.change(value, () -> payloads.key(record) == null);
             if (event.isKeyMoveDelete()) {
                 return new PerKeyRecord(partition, offset);
             }

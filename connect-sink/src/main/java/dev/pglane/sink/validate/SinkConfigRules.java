@@ -13,6 +13,7 @@ import dev.pglane.connect.validate.ValidationReport;
 import dev.pglane.sink.admit.RecordAdmission;
 import dev.pglane.sink.admit.TableNameAmbiguity;
 import dev.pglane.sink.decode.DecodeSettings;
+import dev.pglane.sink.decode.SourceFormat;
 import dev.pglane.sink.target.TableMapping;
 import dev.pglane.sink.target.TableName;
 import dev.pglane.wire.TopicNames;
@@ -41,8 +42,9 @@ final class SinkConfigRules {
         if (!report.isValid(SOURCE_TOPIC_PREFIX)) {
             return;
         }
-        String marker =
-                TopicNames.perTable((String) report.value(SOURCE_TOPIC_PREFIX)).transactionsTopic();
+        SourceFormat format = sourceFormat(report);
+        TopicNames perTable = sourceTopics(report);
+        String marker = perTable.transactionsTopic();
         String topics = props.getOrDefault(TOPICS, "").trim();
         String regex = props.getOrDefault(TOPICS_REGEX, "").trim();
         if (!topics.isEmpty()
@@ -51,10 +53,15 @@ final class SinkConfigRules {
         } else if (!regex.isEmpty() && !matches(regex, marker)) {
             report.add(new ConfigProblem(TOPICS_REGEX, missingMarker(TOPICS_REGEX, regex, marker)));
         }
-        if (!topics.isEmpty()
-                && report.isValid(SOURCE_TOPIC_SINGLE_NAME)
-                && ((String) report.value(SOURCE_TOPIC_SINGLE_NAME)).isEmpty()) {
-            TopicNames perTable = TopicNames.perTable((String) report.value(SOURCE_TOPIC_PREFIX));
+        boolean singleTopic = report.isValid(SOURCE_TOPIC_SINGLE_NAME)
+                && !((String) report.value(SOURCE_TOPIC_SINGLE_NAME)).isEmpty();
+        if (singleTopic && format == SourceFormat.DEBEZIUM) {
+            report.add(new ConfigProblem(
+                    SOURCE_TOPIC_SINGLE_NAME,
+                    SOURCE_TOPIC_SINGLE_NAME + " names the single change topic of pglane's source; Debezium's"
+                            + " tables are read from their own topics (source.format=debezium)"));
+        }
+        if (!topics.isEmpty() && report.isValid(SOURCE_TOPIC_SINGLE_NAME) && !singleTopic) {
             Arrays.stream(topics.split(","))
                     .map(String::trim)
                     .map(topic -> TableNameAmbiguity.topicProblem(perTable, topic))
@@ -115,6 +122,17 @@ final class SinkConfigRules {
                     AvroPayload.REGISTRY_URL,
                     name + " reads Avro through a schema registry: set its Apicurio API URL"));
         }
+    }
+
+    /** The source's topics per table, by the validated source.topic.prefix (which must be valid). */
+    static TopicNames sourceTopics(ValidationReport report) {
+        return sourceFormat(report).perTable((String) report.value(SOURCE_TOPIC_PREFIX));
+    }
+
+    private static SourceFormat sourceFormat(ValidationReport report) {
+        return report.isValid(DecodeSettings.SOURCE_FORMAT)
+                ? DecodeSettings.SOURCE_FORMATS.parse((String) report.value(DecodeSettings.SOURCE_FORMAT))
+                : SourceFormat.PGLANE;
     }
 
     private static String missingMarker(String key, String value, String marker) {

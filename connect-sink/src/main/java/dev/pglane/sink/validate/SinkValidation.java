@@ -74,7 +74,7 @@ public final class SinkValidation {
         return Optional.of(new TableGroupCheck(
                 group.isRegex() ? SinkConfigRules.TOPICS_REGEX : SinkConfigRules.TOPICS,
                 connectorName,
-                (String) report.value(SOURCE_TOPIC_PREFIX),
+                SinkConfigRules.sourceTopics(report),
                 PgSinkConfig.progressTable(report::value),
                 group));
     }
@@ -88,8 +88,7 @@ public final class SinkValidation {
             return Optional.empty();
         }
         List<String> listed = Arrays.stream(topics.split(",")).map(String::trim).toList();
-        return Optional.of(
-                new TargetTablesCheck((String) report.value(SOURCE_TOPIC_PREFIX), listed, new TableMapping((String)
-                        report.value(TABLE_NAME_FORMAT))));
+        return Optional.of(new TargetTablesCheck(SinkConfigRules.sourceTopics(report), listed, new TableMapping((String)
+                report.value(TABLE_NAME_FORMAT))));
     }
 }

@@ -27,6 +27,7 @@ import java.util.Set;
 final class TableGroupCheck implements ServerCheck {
     private final String key;
     private final String sinkName;
+    private final TopicNames topics;
     private final String sourceServer;
     private final TableName table;
     private final ConsumedTopics group;
@@ -34,10 +35,11 @@ final class TableGroupCheck implements ServerCheck {
     /**
      * @param key the key the group is declared by, {@code topics} or {@code topics.regex}
      */
-    TableGroupCheck(String key, String sinkName, String sourceServer, TableName table, ConsumedTopics group) {
+    TableGroupCheck(String key, String sinkName, TopicNames topics, TableName table, ConsumedTopics group) {
         this.key = key;
         this.sinkName = sinkName;
-        this.sourceServer = sourceServer;
+        this.topics = topics;
+        this.sourceServer = topics.prefix();
         this.table = table;
         this.group = group;
     }
@@ -47,7 +49,6 @@ final class TableGroupCheck implements ServerCheck {
         if (!recordsGroups(connection)) {
             return; // no table yet, or one of an earlier version: no sink has recorded a group in it
         }
-        TopicNames topics = TopicNames.perTable(sourceServer);
         NeighbourSinks neighbours = new ProgressTable(
                         table, sinkName, sourceServer, new SourceIdentityCheck(sourceServer), group)
                 .neighbours(connection);

@@ -31,8 +31,8 @@ final class TargetTablesCheck implements ServerCheck {
     private final List<String> topics;
     private final TableMapping mapping;
 
-    TargetTablesCheck(String sourceTopicPrefix, List<String> topics, TableMapping mapping) {
-        this.sourceTopics = TopicNames.perTable(sourceTopicPrefix);
+    TargetTablesCheck(TopicNames sourceTopics, List<String> topics, TableMapping mapping) {
+        this.sourceTopics = sourceTopics;
         this.topics = topics;
         this.mapping = mapping;
     }

@@ -125,7 +125,8 @@ class DecodeLanesTest {
         try (LogCapture log = LogCapture.start();
                 DecodeLanes lanes = new DecodeLanes(
                         2,
-                        () -> new RecordDecoder(MARKERS, admission(), new RecordingReader()),
+                        () -> new RecordDecoder(
+                                MARKERS, admission(), new RecordingReader(), new EnvelopeReader.Pglane()),
                         "test",
                         Duration.ofMillis(50))) {
             capture = log;
@@ -157,7 +158,10 @@ class DecodeLanesTest {
     }
 
     private DecodeLanes lanes(int threads) {
-        return new DecodeLanes(threads, () -> new RecordDecoder(MARKERS, admission(), new RecordingReader()), "test");
+        return new DecodeLanes(
+                threads,
+                () -> new RecordDecoder(MARKERS, admission(), new RecordingReader(), new EnvelopeReader.Pglane()),
+                "test");
     }
 
     private static RecordAdmission admission() {

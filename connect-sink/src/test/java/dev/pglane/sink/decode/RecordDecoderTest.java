@@ -52,7 +52,8 @@ class RecordDecoderTest {
                     new TableMapping("${schema}.${table}"),
                     null,
                     false),
-            new PayloadReader.AsDelivered());
+            new PayloadReader.AsDelivered(),
+            new EnvelopeReader.Pglane());
 
     private static SinkRecord record(Object value, long xid) {
         ConnectHeaders headers = new ConnectHeaders();
@@ -137,7 +138,8 @@ class RecordDecoderTest {
                         new TableMapping("${schema}.${table}"),
                         null,
                         false),
-                PayloadReader.of(PayloadFormat.JSON, Map.of()));
+                PayloadReader.of(PayloadFormat.JSON, Map.of()),
+                new EnvelopeReader.Pglane());
         // a Decimal whose schema lost its parameters (the scale): Connect's Decimal.scale() throws a
         // NullPointerException, which used to leave put() naming no record
         String value = "{\"schema\":{\"type\":\"struct\",\"optional\":false,\"fields\":[{\"type\":\"struct\","
