@@ -69,6 +69,15 @@ public final class DebeziumChanges {
         ChangeEvent.Builder change = ChangeEvent.builder(op, source, transaction)
                 .before(identityIsRow ? copies.asIdentity(before) : before)
                 .after(identityIsRow ? copies.asIdentity(after.row()) : after.row());
+        if (op != Op.UPDATE && !after.columns().isEmpty()) {
+            // Debezium writes a key change as a delete and a create; the create's TOAST values it did not read
+            throw in.invalid(
+                    "after",
+                    after.columns(),
+                    "columns " + after.columns() + " of a row Debezium created hold its placeholder for a value it did"
+                            + " not read (a key change leaves unchanged TOAST values out): the row cannot be written"
+                            + " whole; let Debezium read them again (its ReselectColumnsPostProcessor)");
+        }
         after.columns().forEach(change::unchangedToast);
         Long tsMs = in.optionalLong("ts_ms");
         if (tsMs != null) {

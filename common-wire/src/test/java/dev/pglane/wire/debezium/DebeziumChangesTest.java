@@ -93,6 +93,13 @@ class DebeziumChangesTest {
     }
 
     @Test
+    void aCreatedRowWithThePlaceholderIsRefusedSayingWhy() {
+        assertRefused(
+                change("c", null, row(2, "t", PLACEHOLDER), source(571, 900, "false"), block("571:900", 2, 2)),
+                "a key change leaves unchanged TOAST values out");
+    }
+
+    @Test
     void aTransactionIdNamingAnotherXidThanTheSourceBlockIsRefused() {
         assertRefused(
                 change("c", null, row(1, "a", "b"), source(571, 900, "false"), block("572:900", 1, 1)),
