@@ -2,6 +2,7 @@ package dev.pglane.source;
 
 import static org.apache.kafka.common.config.ConfigDef.Importance.HIGH;
 import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
+import static org.apache.kafka.common.config.ConfigDef.Type.BOOLEAN;
 import static org.apache.kafka.common.config.ConfigDef.Type.LIST;
 import static org.apache.kafka.common.config.ConfigDef.Type.PASSWORD;
 import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
@@ -9,6 +10,7 @@ import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
 import dev.pglane.connect.config.ConfigGroup;
 import dev.pglane.connect.config.RegexList;
 import dev.pglane.source.columns.ColumnRules;
+import dev.pglane.source.columns.PublishedColumns;
 import java.util.List;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef.Width;
@@ -50,6 +52,14 @@ public final class ColumnSettings {
     static final String COLUMN_MASK_REPLACEMENT_DOC = "The text that stands for column.mask.replace.list's values.";
     static final String COLUMN_MASK_REPLACEMENT_DEFAULT = "****";
 
+    public static final String PUBLICATION_COLUMN_LISTS = "publication.column.lists";
+    static final String PUBLICATION_COLUMN_LISTS_DOC = "PostgreSQL 15 and later: a publication pglane creates, or"
+            + " a table it adds to one, names the columns each table publishes, without those column.include.list and"
+            + " column.exclude.list keep out, so that their values never leave the server. The replica identity and"
+            + " masked columns stay; tables under REPLICA IDENTITY FULL publish every column. A column added to such a"
+            + " table later is published only once the included-tables watch (every 5 s) has renewed the table's"
+            + " list, and a WARN names it: its values in changes made in between are not sent.";
+
     private ColumnSettings() {}
 
     static void define(ConfigGroup group) {
@@ -65,6 +75,13 @@ public final class ColumnSettings {
                 .define(LIST, "", new RegexList(), HIGH, COLUMN_MASK_REPLACE_LIST_DOC);
         group.key(COLUMN_MASK_REPLACEMENT, "Replacement text", Width.SHORT)
                 .define(STRING, COLUMN_MASK_REPLACEMENT_DEFAULT, null, MEDIUM, COLUMN_MASK_REPLACEMENT_DOC);
+        group.key(PUBLICATION_COLUMN_LISTS, "Publication column lists", Width.SHORT)
+                .define(BOOLEAN, false, null, MEDIUM, PUBLICATION_COLUMN_LISTS_DOC);
+    }
+
+    /** The column lists of the tables pglane publishes ({@link #PUBLICATION_COLUMN_LISTS}). */
+    public static PublishedColumns publishedColumns(AbstractConfig config) {
+        return new PublishedColumns(rules(config), config.getBoolean(PUBLICATION_COLUMN_LISTS));
     }
 
     /**

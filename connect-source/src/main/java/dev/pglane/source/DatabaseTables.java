@@ -6,8 +6,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** The catalog queries about tables that the publication check and the publication set-up share. */
@@ -42,6 +44,33 @@ public final class DatabaseTables {
             }
         }
         return tables;
+    }
+
+    /**
+     * The tables of {@code publication} that publish a column list (PostgreSQL 15 and later), by {@link Table#name()},
+     * with their listed columns in table order; none on servers before 15.
+     */
+    public static Map<String, List<String>> columnLists(Connection connection, String publication) throws SQLException {
+        Map<String, List<String>> lists = new HashMap<>();
+        if (connection.getMetaData().getDatabaseMajorVersion() < 15) {
+            return lists;
+        }
+        try (PreparedStatement st = connection.prepareStatement("SELECT n.nspname, c.relname, ARRAY(SELECT a.attname"
+                + " FROM pg_catalog.pg_attribute a WHERE a.attrelid = c.oid AND a.attnum = ANY (pr.prattrs)"
+                + " ORDER BY a.attnum) FROM pg_catalog.pg_publication_rel pr"
+                + " JOIN pg_catalog.pg_publication p ON p.oid = pr.prpubid"
+                + " JOIN pg_catalog.pg_class c ON c.oid = pr.prrelid"
+                + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE p.pubname = ? AND pr.prattrs IS NOT NULL")) {
+            st.setString(1, publication);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    String[] columns = (String[]) rs.getArray(3).getArray();
+                    lists.put(new Table(rs.getString(1), rs.getString(2), true, true).name(), List.of(columns));
+                }
+            }
+        }
+        return lists;
     }
 
     public static boolean publicationExists(Connection connection, String publication) throws SQLException {

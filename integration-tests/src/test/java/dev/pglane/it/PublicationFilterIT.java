@@ -18,11 +18,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A publication of one's own that keeps rows and columns out (PostgreSQL 15+: a row filter and a column list): the
@@ -109,11 +109,13 @@ class PublicationFilterIT {
      * excluded column or a clear value of the masked ones, and the sink leaves the target's own values of the excluded
      * column as they are, also when it updates the row.
      */
-    @Test
+    @ParameterizedTest(name = "publication.column.lists={0}")
+    @ValueSource(booleans = {false, true})
     @DisplayName("column.exclude.list, column.mask.hash.list and column.mask.replace.list over existing rows and"
-            + " changes: no record carries the excluded column or a masked value, the target keeps its own")
-    void columnRulesKeepColumnsOutOfEveryRecord() throws Exception {
-        PostgresVersion version = PostgresVersion.V14;
+            + " changes: no record carries the excluded column or a masked value, the target keeps its own; with"
+            + " publication.column.lists the publication does not publish the excluded column")
+    void columnRulesKeepColumnsOutOfEveryRecord(boolean columnLists) throws Exception {
+        PostgresVersion version = columnLists ? PostgresVersion.V17 : PostgresVersion.V14;
         PostgresNode source = servers.of(version);
         PostgresNode target = servers.targetOf(version);
         String name = "colrules_pg" + version.major();
@@ -133,6 +135,8 @@ class PublicationFilterIT {
                 ddl,
                 "INSERT INTO " + table + " (id, ssn) VALUES (7, 'kept on the target')");
         Map<String, String> sourceConfig = Map.of(
+                "publication.column.lists",
+                Boolean.toString(columnLists),
                 "snapshot.mode",
                 "initial",
                 "snapshot.chunk.rows",
@@ -153,6 +157,17 @@ class PublicationFilterIT {
                     "INSERT INTO " + table + " VALUES (201, 'name 201', 'p201@example.com', 'ssn-201', 'note 201')",
                     "UPDATE " + table
                             + " SET name = 'renamed', email = 'new7@example.com', ssn = 'ssn-new' WHERE id = 7");
+            if (columnLists) {
+                try (SqlSession session = SqlSession.open(source)) {
+                    assertEquals(
+                            "{id,name,email,note}",
+                            session.queryValue(
+                                    "SELECT attnames::text FROM pg_publication_tables WHERE pubname = ?"
+                                            + " AND tablename = 'people'",
+                                    name),
+                            "the columns the publication publishes: the excluded one stays on the server");
+                }
+            }
             Waits.until("the snapshot and the changes reach the target", WAIT, () -> count(target, table) >= 201);
             run.awaitCatchUp(WAIT);
             run.source()
@@ -167,6 +182,12 @@ class PublicationFilterIT {
                             Duration.ofSeconds(2));
         }
         assertEquals(202, changes.size(), "200 snapshot rows, an insert and an update");
+        assertMasked(changes);
+        assertTargetKeptItsOwn(target, table);
+    }
+
+    /** No record carries the excluded column; every email is hashed and every note replaced. */
+    private static void assertMasked(List<WireRecord.Change> changes) throws NoSuchAlgorithmException {
         for (WireRecord.Change change : changes) {
             Struct after = change.event().after();
             assertNull(after.schema().field("ssn"), () -> "a record carries the excluded column: " + after);
@@ -175,6 +196,10 @@ class PublicationFilterIT {
             assertEquals(sha256(SALT + email), after.get("email"), () -> "email not hashed: " + after);
             assertEquals("****", after.get("note"), () -> "note not replaced: " + after);
         }
+    }
+
+    /** The update wrote the masked values and left the target's own value of the excluded column. */
+    private static void assertTargetKeptItsOwn(PostgresNode target, String table) throws Exception {
         try (SqlSession session = SqlSession.open(target)) {
             assertEquals(
                     "renamed|" + sha256(SALT + "new7@example.com") + "|kept on the target|****",

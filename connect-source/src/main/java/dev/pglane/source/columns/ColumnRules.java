@@ -74,6 +74,11 @@ public final class ColumnRules {
         return treatments;
     }
 
+    /** Whether the rules keep {@code schema.table.column} out of every record. */
+    public boolean excludes(String schema, String table, String column) {
+        return treatment(schema + "." + table + "." + column).excluded();
+    }
+
     private ColumnTreatment treatment(String qualified) {
         if ((!include.isEmpty() && !matches(include, qualified)) || matches(exclude, qualified)) {
             return ColumnTreatment.EXCLUDE;

@@ -1,9 +1,11 @@
 package dev.pglane.source.reader;
 
+import dev.pglane.source.ColumnSettings;
 import dev.pglane.source.DatabaseTables;
 import dev.pglane.source.PgSourceConfig;
 import dev.pglane.source.TableFilter;
 import dev.pglane.source.cleanup.SourceCleanup;
+import dev.pglane.source.columns.PublishedColumns;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,23 +33,30 @@ public final class PublicationSetup {
 
     private PublicationSetup() {}
 
-    /** {@link #ensure(Connection, String, boolean, TableFilter, boolean)} as {@code config} says. */
+    /** {@link #ensure(Connection, String, boolean, TableFilter, boolean, PublishedColumns)} as {@code config} says. */
     public static void ensure(Connection connection, PgSourceConfig config) throws SQLException {
         ensure(
                 connection,
                 config.publicationName(),
                 config.publicationCreate(),
                 config.tableFilter(),
-                config.publicationViaRoot());
+                config.publicationViaRoot(),
+                ColumnSettings.publishedColumns(config));
     }
 
     /**
      * @param viaRoot create it {@code WITH (publish_via_partition_root)}; an existing one that differs is named in a
      *     WARN
+     * @param columns the column list each table gets in a publication created here
      * @throws ConnectException if the publication is missing and may not be created, or would be empty
      */
     public static void ensure(
-            Connection connection, String publication, boolean create, TableFilter filter, boolean viaRoot)
+            Connection connection,
+            String publication,
+            boolean create,
+            TableFilter filter,
+            boolean viaRoot,
+            PublishedColumns columns)
             throws SQLException {
         Boolean existingViaRoot = viaRoot(connection, publication);
         if (existingViaRoot != null) {
@@ -67,9 +76,16 @@ public final class PublicationSetup {
             throw new ConnectException("Publication '" + publication + "' does not exist and "
                     + PgSourceConfig.PUBLICATION_CREATE + " is false; create it first");
         }
+        if (columns.enabled() && (filter.capturesAll() || !PublishedColumns.supported(connection))) {
+            log.warn(
+                    "publication.column.lists needs table lists and PostgreSQL 15 or later: publication {} publishes"
+                            + " every column, and the columns the rules keep out reach the connector, which drops them",
+                    publication);
+        }
         PGConnection pg = connection.unwrap(PGConnection.class);
-        String target = (filter.capturesAll() ? "FOR ALL TABLES" : "FOR TABLE " + tableList(connection, pg, filter))
-                + " WITH (publish_via_partition_root = " + viaRoot + ")";
+        String target =
+                (filter.capturesAll() ? "FOR ALL TABLES" : "FOR TABLE " + tableList(connection, filter, columns))
+                        + " WITH (publish_via_partition_root = " + viaRoot + ")";
         String name = pg.escapeIdentifier(publication);
         try (Statement st = connection.createStatement()) {
             // one round trip, one implicit transaction: the mark that lets SourceCleanup drop it comes with it
@@ -121,15 +137,16 @@ public final class PublicationSetup {
         }
     }
 
-    private static String tableList(Connection connection, PGConnection pg, TableFilter filter) throws SQLException {
+    private static String tableList(Connection connection, TableFilter filter, PublishedColumns columns)
+            throws SQLException {
         List<DatabaseTables.Table> tables = filter.captured(DatabaseTables.publishable(connection));
         if (tables.isEmpty()) {
             throw new ConnectException("The table lists select no table, so there is nothing to publish");
         }
-        List<String> names = new ArrayList<>(tables.size());
+        List<String> specs = new ArrayList<>(tables.size());
         for (DatabaseTables.Table table : tables) {
-            names.add(pg.escapeIdentifier(table.schema()) + "." + pg.escapeIdentifier(table.table()));
+            specs.add(columns.tableSpec(connection, table.schema(), table.table()));
         }
-        return String.join(", ", names);
+        return String.join(", ", specs);
     }
 }

@@ -1,5 +1,6 @@
 package dev.pglane.source.reader;
 
+import dev.pglane.source.ColumnSettings;
 import dev.pglane.source.PgSourceConfig;
 import dev.pglane.source.capture.CapturedTables;
 import dev.pglane.source.capture.IncludedTablesWatch;
@@ -62,6 +63,7 @@ final class SessionWatches implements AutoCloseable {
                     connectorName,
                     config.publicationName(),
                     config.tableFilter(),
+                    ColumnSettings.publishedColumns(config),
                     config.database()::connect,
                     failures));
         }

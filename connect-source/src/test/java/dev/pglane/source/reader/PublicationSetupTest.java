@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pglane.connect.logging.LogCapture;
 import dev.pglane.source.PgSourceConfig;
 import dev.pglane.source.TableFilter;
+import dev.pglane.source.columns.PublishedColumns;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.sql.Connection;
@@ -69,7 +70,8 @@ class PublicationSetupTest {
     @Test
     void createsForTheTablesTheListSelectsQuotingTheirNames() throws SQLException {
         try (Connection c = server.getPostgresDatabase().getConnection()) {
-            PublicationSetup.ensure(c, "mine", true, filter("public\\.a,public\\.Mixed Case"), true);
+            PublicationSetup.ensure(
+                    c, "mine", true, filter("public\\.a,public\\.Mixed Case"), true, PublishedColumns.ALL);
             assertEquals(Set.of("public.a", "public.Mixed Case"), published(c, "mine"));
         }
     }
@@ -78,7 +80,7 @@ class PublicationSetupTest {
     void createsForAllTablesWithoutLists() throws SQLException {
         try (Connection c = server.getPostgresDatabase().getConnection();
                 Statement st = c.createStatement()) {
-            PublicationSetup.ensure(c, "everything", true, filter(""), true);
+            PublicationSetup.ensure(c, "everything", true, filter(""), true, PublishedColumns.ALL);
             try (ResultSet rs =
                     st.executeQuery("SELECT puballtables FROM pg_publication WHERE pubname = 'everything'")) {
                 assertTrue(rs.next() && rs.getBoolean(1));
@@ -89,9 +91,9 @@ class PublicationSetupTest {
     @Test
     void publishesAPartitionedTableAsItsRootOrAsItsPartitions() throws SQLException {
         try (Connection c = server.getPostgresDatabase().getConnection()) {
-            PublicationSetup.ensure(c, "roots", true, filter("public\\.parts"), true);
+            PublicationSetup.ensure(c, "roots", true, filter("public\\.parts"), true, PublishedColumns.ALL);
             assertEquals(Set.of("public.parts"), published(c, "roots"));
-            PublicationSetup.ensure(c, "leaves", true, filter("public\\.parts"), false);
+            PublicationSetup.ensure(c, "leaves", true, filter("public\\.parts"), false, PublishedColumns.ALL);
             assertEquals(Set.of("public.parts_eu", "public.parts_us"), published(c, "leaves"));
         }
     }
@@ -102,8 +104,8 @@ class PublicationSetupTest {
                 Statement st = c.createStatement();
                 LogCapture logs = LogCapture.start()) {
             st.execute("CREATE PUBLICATION their_parts FOR TABLE public.parts");
-            PublicationSetup.ensure(c, "their_parts", true, filter("public\\.parts"), true);
-            PublicationSetup.ensure(c, "theirs", true, filter("public\\.b"), true);
+            PublicationSetup.ensure(c, "their_parts", true, filter("public\\.parts"), true, PublishedColumns.ALL);
+            PublicationSetup.ensure(c, "theirs", true, filter("public\\.b"), true, PublishedColumns.ALL);
             List<String> warnings = logs.warnings();
             assertEquals(1, warnings.size(), "only the publication with a partitioned table: " + warnings);
             assertTrue(
@@ -118,7 +120,7 @@ class PublicationSetupTest {
     @Test
     void leavesAnExistingPublicationAsItIs() throws SQLException {
         try (Connection c = server.getPostgresDatabase().getConnection()) {
-            PublicationSetup.ensure(c, "theirs", true, filter("public\\.a"), true);
+            PublicationSetup.ensure(c, "theirs", true, filter("public\\.a"), true, PublishedColumns.ALL);
             assertEquals(Set.of("public.b"), published(c, "theirs"));
         }
     }
@@ -127,11 +129,13 @@ class PublicationSetupTest {
     void aMissingPublicationThatMayNotBeCreatedOrWouldBeEmptyIsAnError() throws SQLException {
         try (Connection c = server.getPostgresDatabase().getConnection()) {
             ConnectException notAllowed = assertThrows(
-                    ConnectException.class, () -> PublicationSetup.ensure(c, "absent", false, filter(""), true));
+                    ConnectException.class,
+                    () -> PublicationSetup.ensure(c, "absent", false, filter(""), true, PublishedColumns.ALL));
             assertTrue(notAllowed.getMessage().contains("publication.create is false"), notAllowed.getMessage());
             ConnectException empty = assertThrows(
                     ConnectException.class,
-                    () -> PublicationSetup.ensure(c, "absent", true, filter("nothing\\.here"), true));
+                    () -> PublicationSetup.ensure(
+                            c, "absent", true, filter("nothing\\.here"), true, PublishedColumns.ALL));
             assertTrue(empty.getMessage().contains("select no table"), empty.getMessage());
         }
     }
