@@ -1,6 +1,8 @@
 package dev.pglane.sink.assemble;
 
 import dev.pglane.wire.Lsn;
+import dev.pglane.wire.envelope.ChangeEvent;
+import dev.pglane.wire.envelope.SourceInfo;
 import dev.pglane.wire.envelope.TransactionInfo;
 import dev.pglane.wire.marker.DataCollectionCount;
 import dev.pglane.wire.marker.Marker;
@@ -11,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
@@ -57,12 +60,38 @@ final class HeldCopy {
         return key;
     }
 
-    /** Why a record with this transaction block is not taken, or null if it is. */
-    String rejection(TransactionInfo transaction) {
+    /**
+     * Why {@code record} is not taken, or null if it is.
+     *
+     * @throws ConnectException naming the record if another change already holds its place in the transaction
+     */
+    String rejection(ChangeRecord record) {
+        TransactionInfo transaction = record.event().transaction();
         if (transaction.subxid() != null && cancelledSubxids.contains(transaction.subxid())) {
             return "aborted";
         }
-        return seen.add(transaction.totalOrder()) ? null : "duplicate";
+        return switch (seen.add(transaction.totalOrder(), fingerprint(record.event()))) {
+            case NEW -> null;
+            case REPEATED -> "duplicate";
+            case CLASHING ->
+                throw new ConnectException("Record " + record.position() + " ("
+                        + record.event().op()
+                        + " of " + record.event().source().schema() + "."
+                        + record.event().source().table() + " at LSN "
+                        + record.event().source().lsn() + ") is change " + transaction.totalOrder() + " of " + key
+                        + ", whose change " + transaction.totalOrder()
+                        + " the sink already holds and is another one: the"
+                        + " source numbered the transaction's changes differently when it sent them again (Debezium's"
+                        + " connector can, restarted in the middle of a transaction), so the transaction cannot be rebuilt"
+                        + " whole from these topics. The sink stops rather than apply part of it; the tables it touches"
+                        + " need a fresh copy from the source");
+        };
+    }
+
+    /** What tells two changes apart that claim the same place: where in the WAL, which table, which operation. */
+    private static int fingerprint(ChangeEvent event) {
+        SourceInfo source = event.source();
+        return Objects.hash(source.lsn().asLong(), source.schema(), source.table(), event.op());
     }
 
     /**

@@ -102,7 +102,7 @@ public final class TransactionAssembler implements AutoCloseable {
         if (copy == null) {
             copy = open(key);
         }
-        String rejection = copy.rejection(transaction);
+        String rejection = copy.rejection(record);
         if (rejection != null) {
             listener.dropped(rejection, 1);
             return;

@@ -5,6 +5,7 @@ import static dev.pglane.sink.assemble.Changes.abort;
 import static dev.pglane.sink.assemble.Changes.end;
 import static dev.pglane.sink.assemble.Changes.insert;
 import static dev.pglane.sink.assemble.Changes.items;
+import static dev.pglane.sink.assemble.Changes.message;
 import static dev.pglane.sink.assemble.Changes.orders;
 import static dev.pglane.sink.assemble.Changes.start;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -184,6 +185,17 @@ class TransactionAssemblerTest {
         assertTrue(assembler.drainReady().isEmpty());
         assertEquals(0, assembler.bufferedTransactions(), "late duplicates of a released copy are not buffered");
         assertEquals(2L, dropped.get("duplicate"));
+    }
+
+    @Test
+    void anotherChangeAtAPlaceAlreadyHeldStopsTheTaskInsteadOfPassingForADuplicate() {
+        assembler.addChange(insert(7, 1, 1, orders(1), 10));
+
+        ConnectException e =
+                assertThrows(ConnectException.class, () -> assembler.addChange(message(7, 1, 1, orders(0), 11)));
+
+        assertTrue(e.getMessage().contains("is change 1 of"), e.getMessage());
+        assertTrue(e.getMessage().contains("numbered the transaction's changes differently"), e.getMessage());
     }
 
     @Test
