@@ -40,9 +40,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * pglane's sink applies the topics of Debezium's own PostgreSQL connector ({@code source.format=debezium}): Debezium
  * 3 runs in the same Connect worker with {@code provide.transaction.metadata=true}, in JSON and in Avro through a
  * real schema registry, rows keyed as Debezium keys them, deletes followed by tombstones, keys that change, TOAST
- * values left out of updates, truncates, savepoints and large transactions (the consistency workload). Both
- * connectors are restarted while the workload runs, so Debezium sends records again and the sink reads again what it
- * had not committed. All along, the invariant checker reads the target: it only ever shows committed source states,
+ * values left out of updates, truncates, savepoints and large transactions (the consistency workload). The sink
+ * is restarted while the workload runs, so it reads again what it had not committed, and Debezium once the source is
+ * idle. All along, the invariant checker reads the target: it only ever shows committed source states,
  * in source commit order. At the end the target equals the source, table by table, and stays equal when the sink
  * reads every record again from the start of the topics: the position it recorded drops them all.
  *
@@ -116,9 +116,7 @@ class DebeziumSourceIT {
             startSink(sink, target, name, format);
             ConsistencyWorkload.Running running = workload.start(CLIENTS);
             try {
-                ConsistencySettings.awaitCommitted(running, TRANSACTIONS / 3, WORKLOAD);
-                worker.rest().restartConnectorAndTasks(debezium);
-                ConsistencySettings.awaitCommitted(running, 2 * TRANSACTIONS / 3, WORKLOAD);
+                ConsistencySettings.awaitCommitted(running, TRANSACTIONS / 2, WORKLOAD);
                 worker.rest().restartConnectorAndTasks(sink);
                 ConsistencySettings.awaitCommitted(running, TRANSACTIONS, WORKLOAD);
             } finally {
@@ -130,6 +128,10 @@ class DebeziumSourceIT {
                     "the target logs all " + logged + " transactions",
                     CATCH_UP,
                     () -> ConsistencySettings.loggedTransactions(target, name) == logged);
+            // Debezium restarted once it has sent everything: in the middle of a transaction it can lose the new row
+            // of a key change (docs/formats.md), which no consumer of its topics can tell
+            worker.rest().restartConnectorAndTasks(debezium);
+            worker.rest().awaitConnectorRunning(debezium, STARTUP);
             monitor.stop();
             System.out.println("DebeziumSourceIT " + name + ": " + monitor.describe());
             assertEquals(0, monitor.violatingChecks(), () -> "seed " + seed + ": " + monitor.describe());
