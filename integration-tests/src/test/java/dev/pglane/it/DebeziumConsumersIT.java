@@ -197,7 +197,7 @@ class DebeziumConsumersIT {
         assertEquals(
                 Set.of("bit(10)", "date", "date[]", "numeric(5,1)[]", "point", "time(6)", "timestamptz"),
                 typesThat(outcome, "refused"),
-                "refused (the README lists them)");
+                "refused (docs/formats.md lists them)");
         assertEquals(
                 Set.of(
                         "bit(1)",
@@ -214,7 +214,7 @@ class DebeziumConsumersIT {
                         "timestamp(6)",
                         "xid8"),
                 typesThat(outcome, "changed"),
-                "changed (the README lists them)");
+                "changed (docs/formats.md lists them)");
     }
 
     private static Set<String> typesThat(Map<String, String> outcome, String kind) {

@@ -50,7 +50,7 @@ class TrustBoundaryIT {
     static final SourceServers servers = new SourceServers();
 
     @Test
-    @DisplayName("a sink role granted exactly what the README lists applies everything, as no superuser")
+    @DisplayName("a sink role granted exactly what docs/security.md lists applies everything, as no superuser")
     void theReadmesLeastPrivilegeRoleRunsTheWholePipeline() throws Exception {
         assumeTrue(
                 VERSION.major() >= 15,
@@ -62,7 +62,7 @@ class TrustBoundaryIT {
         ChangeWorkload workload = new ChangeWorkload(source.jdbcUrl(), schema);
         workload.createTables();
         SqlSession.execute(target, schema.ddl().toArray(String[]::new));
-        SqlSession.execute(target, readmeRoleStatements(name).toArray(String[]::new));
+        SqlSession.execute(target, securityGuideRoleStatements(name).toArray(String[]::new));
         assertEquals(
                 List.of("f|f"),
                 rows(
@@ -166,9 +166,9 @@ class TrustBoundaryIT {
         }
     }
 
-    /** The README's least-privilege statements, for the tables of {@code schema} instead of {@code app}. */
-    private static List<String> readmeRoleStatements(String schema) throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
+    /** The least-privilege statements of docs/security.md, for the tables of {@code schema} instead of {@code app}. */
+    private static List<String> securityGuideRoleStatements(String schema) throws IOException {
+        String readme = Files.readString(Path.of("..", "docs", "security.md"));
         int start = readme.indexOf("<!-- least-privilege-role");
         int open = readme.indexOf("```sql", start) + "```sql".length();
         String block = readme.substring(open, readme.indexOf("```", open));

@@ -106,7 +106,7 @@ final class ProgressStoreCheck implements ServerCheck {
                         problems.add(new ConfigProblem(
                                 PROGRESS_TABLE,
                                 prefix + role + " may not create it: it needs CREATE on schema " + table.schema()
-                                        + ", or create the table beforehand (see the README)"));
+                                        + ", or create the table beforehand (see docs/security.md)"));
                     }
                 } else if (!rs.getBoolean(3)) {
                     problems.add(new ConfigProblem(

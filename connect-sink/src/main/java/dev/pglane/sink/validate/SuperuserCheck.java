@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Warns when the sink applies as a superuser. It works, but then whoever can write a change topic acts with a
- * superuser's reach wherever the sink's own checks have a gap; a role with exactly the privileges the README lists
+ * superuser's reach wherever the sink's own checks have a gap; a role with exactly the privileges docs/security.md lists
  * can only change rows of the tables it was granted. Connect's validation reports only errors, so this is a WARN
  * in the worker's log, at validation and again when a task starts applying.
  */
@@ -38,7 +38,7 @@ public final class SuperuserCheck implements ServerCheck {
             if (rs.next() && rs.getBoolean(1)) {
                 log.warn(
                         "pglane sink {} applies as superuser {}: any writer of its change topics then acts with a"
-                                + " superuser's reach. Use a role with only the privileges the README lists"
+                                + " superuser's reach. Use a role with only the privileges docs/security.md lists"
                                 + " (session_replication_role, the target tables, the progress store)",
                         connectorName,
                         rs.getString(2));
