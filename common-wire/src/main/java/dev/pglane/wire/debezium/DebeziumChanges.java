@@ -106,18 +106,7 @@ public final class DebeziumChanges {
         if (txId == null || lsn == null) {
             throw in.invalid(txId == null ? "txId" : "lsn", null, "required for a change within a transaction");
         }
-        return new SourceInfo(
-                in.requiredString("version"),
-                in.requiredString("name"),
-                in.requiredString("db"),
-                in.requiredString("schema"),
-                in.requiredString("table"),
-                new Timestamps(in.requiredLong("ts_ms"), in.optionalLong("ts_us"), in.optionalLong("ts_ns")),
-                snapshot(in.optionalString("snapshot")),
-                in.optionalString("sequence"),
-                txId,
-                Lsn.valueOf(lsn),
-                in.optionalLong("xmin"));
+        return SourceInfo.read(in, snapshot(in.optionalString("snapshot")), txId, Lsn.valueOf(lsn));
     }
 
     /** Debezium's finer snapshot values ({@code first}, {@code incremental}, ...) as pglane's three. */

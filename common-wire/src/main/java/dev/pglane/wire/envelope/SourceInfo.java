@@ -120,6 +120,14 @@ public record SourceInfo(
         if (snapshot != null && !SNAPSHOT_VALUES.contains(snapshot)) {
             throw in.invalid("snapshot", snapshot, "must be true, false or last");
         }
+        return read(in, snapshot, txId, Lsn.valueOf(in.requiredLong("lsn")));
+    }
+
+    /**
+     * The block {@code in} reads, with the fields whose rules differ between the formats read by the caller: this
+     * block's and Debezium's PostgreSQL {@code source} share the rest.
+     */
+    public static SourceInfo read(StructReader in, String snapshot, long txId, Lsn lsn) {
         return new SourceInfo(
                 in.requiredString("version"),
                 in.requiredString("name"),
@@ -130,7 +138,7 @@ public record SourceInfo(
                 snapshot,
                 in.optionalString("sequence"),
                 txId,
-                Lsn.valueOf(in.requiredLong("lsn")),
+                lsn,
                 in.optionalLong("xmin"));
     }
 }
