@@ -50,20 +50,20 @@ class AvroInputMutationIT {
     @RegisterExtension
     static final SourceServers servers = new SourceServers();
 
+    @RegisterExtension
+    static final SchemaRegistry schemaRegistry = new SchemaRegistry();
+
     private static Path workDir;
     private static RegistryNode registry;
 
     @BeforeAll
-    static void startRegistry() throws Exception {
+    static void prepare() throws Exception {
         workDir = Files.createTempDirectory("pglane-avro-mutation-");
-        registry = RegistryNode.start(workDir.resolve("registry"));
+        registry = schemaRegistry.node();
     }
 
     @AfterAll
-    static void stopRegistry() throws IOException {
-        if (registry != null) {
-            registry.close();
-        }
+    static void cleanUp() throws IOException {
         SharedWorker.deleteRecursively(workDir);
     }
 

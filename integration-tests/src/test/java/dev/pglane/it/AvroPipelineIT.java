@@ -18,8 +18,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,7 +30,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -59,13 +56,14 @@ class AvroPipelineIT {
     @RegisterExtension
     static final SourceServers servers = new SourceServers();
 
-    private static Path registryDir;
+    @RegisterExtension
+    static final SchemaRegistry schemaRegistry = new SchemaRegistry();
+
     private static RegistryNode registry;
 
     @BeforeAll
-    static void startRegistry() throws Exception {
-        registryDir = Files.createTempDirectory("pglane-registry-");
-        registry = RegistryNode.start(registryDir);
+    static void prepareRegistry() throws Exception {
+        registry = schemaRegistry.node();
         // start() returns only once a registration and a lookup went through (the warm-up), not at health alone
         HttpResponse<String> warmup = http(HttpRequest.newBuilder(URI.create(
                 registry.apicurioV2Url() + "/groups/" + RegistryNode.WARMUP_GROUP + "/artifacts/warmup/meta")));
@@ -74,14 +72,6 @@ class AvroPipelineIT {
                 .header("Content-Type", "application/vnd.schemaregistry.v1+json")
                 .PUT(HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"BACKWARD\"}")));
         assertEquals(200, set.statusCode(), set.body());
-    }
-
-    @AfterAll
-    static void stopRegistry() throws IOException {
-        if (registry != null) {
-            registry.close();
-        }
-        SharedWorker.deleteRecursively(registryDir);
     }
 
     /** The key and value converter settings of an Avro example config, filled in for this stack's registry. */

@@ -3,6 +3,7 @@ package dev.pglane.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pglane.local.consistency.ConsistencySchema;
 import dev.pglane.local.consistency.ConsistencyWorkload;
 import dev.pglane.local.consistency.InvariantChecker;
 import dev.pglane.local.consistency.InvariantMonitor;
@@ -31,20 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SnapshotConsistencyIT {
     private static final Duration WAIT = Duration.ofSeconds(240);
     private static final int CLIENTS = 4;
-    private static final List<String> TABLES = List.of(
-            "accounts",
-            "session_seq",
-            "tx_log",
-            "clock",
-            "clock_log",
-            "tx_marks",
-            "tx_items",
-            "tx_tags",
-            "docs",
-            "typed",
-            "composite",
-            "events_nopk",
-            "scratch");
+    private static final List<String> TABLES = ConsistencySchema.TABLES;
 
     @RegisterExtension
     static final SharedWorker worker = new SharedWorker();

@@ -34,6 +34,22 @@ public final class ConsistencySchema {
 
     private final String schema;
 
+    /** The workload's tables, in the order {@link #ddl()} creates them. */
+    public static final List<String> TABLES = List.of(
+            "accounts",
+            "session_seq",
+            "tx_log",
+            "clock",
+            "clock_log",
+            "tx_marks",
+            "tx_items",
+            "tx_tags",
+            "docs",
+            "typed",
+            "composite",
+            "events_nopk",
+            "scratch");
+
     public ConsistencySchema(String schema) {
         this.schema = schema;
     }
