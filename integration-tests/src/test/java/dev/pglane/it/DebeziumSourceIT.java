@@ -258,7 +258,7 @@ class DebeziumSourceIT {
     private static boolean slotActive(PostgresNode source, String slot) throws SQLException {
         try (SqlSession session = SqlSession.open(source)) {
             return Boolean.TRUE.equals(
-                    session.queryValue("SELECT active FROM pg_replication_slots WHERE slot_name = '" + slot + "'"));
+                    session.queryValue("SELECT active FROM pg_replication_slots WHERE slot_name = ?", slot));
         }
     }
 
