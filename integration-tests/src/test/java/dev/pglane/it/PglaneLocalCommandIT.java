@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pglane.it.LocalScript.Result;
 import dev.pglane.local.stack.ConnectRestClient;
 import dev.pglane.local.stack.ConnectorStatus;
 import dev.pglane.local.stack.Endpoints;
 import dev.pglane.wire.Lsn;
-import java.io.File;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -31,9 +31,9 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,8 +47,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 450, unit = TimeUnit.SECONDS)
 class PglaneLocalCommandIT {
     private static final String SOURCE = SharedWorker.SOURCE_CONNECTOR;
-    private static final Path SCRIPT =
-            Path.of(System.getProperty("pglane.repo.root", "..")).resolve("pglane-local");
     /** The live view going back over its previous frame: cursor up its five lines, erase from there down. */
     private static final String REDRAW = "\033[5F\033[J";
 
@@ -62,17 +60,24 @@ class PglaneLocalCommandIT {
     @TempDir
     Path home;
 
+    private LocalScript script;
+
+    @BeforeEach
+    void script() {
+        script = new LocalScript(home);
+    }
+
     @AfterEach
     void leaveNothingRunning() throws Exception {
-        if (Files.exists(home.resolve("stack.pid"))) {
-            run(60, "down");
+        if (script.stackRunning()) {
+            script.run(60, "down");
         }
     }
 
     @Test
     @DisplayName("up --no-connectors, verify before and after a source-only row, refuse a second up, down")
     void upVerifyDown() throws Exception {
-        Result up = run(200, "up", "--no-connectors");
+        Result up = script.run(200, "up", "--no-connectors");
         assertEquals(0, up.exitCode(), up::output);
         assertTrue(up.output().contains("stack up in"), up::output);
 
@@ -89,11 +94,11 @@ class PglaneLocalCommandIT {
         }
         long pid = Long.parseLong(Files.readString(home.resolve("stack.pid")).trim());
 
-        Result refused = run(30, "up", "--no-connectors");
+        Result refused = script.run(30, "up", "--no-connectors");
         assertEquals(2, refused.exitCode(), refused::output);
         assertTrue(refused.output().contains("already running"), refused::output);
 
-        Result equal = run(60, "verify");
+        Result equal = script.run(60, "verify");
         assertEquals(0, equal.exitCode(), equal::output);
 
         sql(
@@ -101,15 +106,15 @@ class PglaneLocalCommandIT {
                 "CREATE TABLE public.orders (id int PRIMARY KEY, item text);"
                         + " INSERT INTO public.orders VALUES (1, 'only on the source')");
         sql(endpoints.targetJdbcUrl(), "CREATE TABLE public.orders (id int PRIMARY KEY, item text)");
-        Result different = run(60, "verify");
+        Result different = script.run(60, "verify");
         assertEquals(1, different.exitCode(), different::output);
         assertTrue(different.output().contains("public.orders: DIFFERENT"), different::output);
 
-        Result down = run(90, "down");
+        Result down = script.run(90, "down");
         assertEquals(0, down.exitCode(), down::output);
         assertFalse(
                 running(pid),
-                () -> "stack JVM still alive after down:\n" + down.output() + "\nstack.log ends:\n" + logTail());
+                () -> "stack JVM still alive after down:\n" + down.output() + "\nstack.log ends:\n" + script.logTail());
         for (String address : addresses(endpoints)) {
             assertClosed(address);
         }
@@ -121,7 +126,7 @@ class PglaneLocalCommandIT {
             + " --metrics-port their metrics are served in Prometheus format, with every name the dashboard charts")
     void upWithConnectorsReportsTheirStates() throws Exception {
         int metricsPort = freePort();
-        Result up = run(200, "up", "--metrics-port", Integer.toString(metricsPort));
+        Result up = script.run(200, "up", "--metrics-port", Integer.toString(metricsPort));
         assertEquals(0, up.exitCode(), up::output);
 
         Endpoints endpoints = Endpoints.read(home.resolve("endpoints.json"));
@@ -136,7 +141,7 @@ class PglaneLocalCommandIT {
             assertTrue(up.output().contains(name + ": connector " + status.state()), up::output);
             allRunning &= status.isRunning();
         }
-        Result status = run(60, "status");
+        Result status = script.run(60, "status");
         assertEquals(allRunning ? 0 : 1, status.exitCode(), status::output);
         assertTrue(status.output().contains("pglane-sink: connector "), status::output);
         assertTrue(allRunning, up::output);
@@ -158,20 +163,20 @@ class PglaneLocalCommandIT {
                 update.executeUpdate();
             }
         }
-        Result verify = run(150, "verify", "--wait-for-catch-up=120");
+        Result verify = script.run(150, "verify", "--wait-for-catch-up=120");
         assertEquals(0, verify.exitCode(), verify::output);
         assertTrue(verify.output().contains("caught up in"), verify::output);
         assertTrue(verify.output().contains("public.orders: equal"), verify::output);
         assertMetricsFollowed(before, PrometheusScrape.of(endpoints.metricsUrl()));
 
-        assertEquals(0, run(90, "down").exitCode());
+        assertEquals(0, script.run(90, "down").exitCode());
     }
 
     @Test
     @DisplayName("demo, in a terminal, with its defaults (Avro, a paced load): live view redrawn in place with a"
             + " rising applied LSN, logs only in demo.log, then its figures and verify's table")
     void demo() throws Exception {
-        Result demo = runInTerminal(400, "demo", "--seconds", "5", "--workers", "2");
+        Result demo = script.runInTerminal(400, "demo", "--seconds", "5", "--workers", "2");
         assertEquals(0, demo.exitCode(), demo::output);
         for (String figure : List.of(
                 "Avro through a schema registry on the topics",
@@ -230,7 +235,7 @@ class PglaneLocalCommandIT {
                 after.samples()
                         .get("kafka_connect_task_status{connector=\"pglane-sink\",status=\"running\",task=\"0\"}"));
 
-        String dashboard = Files.readString(SCRIPT.resolveSibling("config-examples/grafana-dashboard.json"));
+        String dashboard = Files.readString(LocalScript.REPO.resolve("config-examples/grafana-dashboard.json"));
         Set<String> charted = new TreeSet<>();
         for (JsonNode expr : new ObjectMapper().readTree(dashboard).findValues("expr")) {
             Matcher name = METRIC_NAME.matcher(expr.asText());
@@ -325,17 +330,6 @@ class PglaneLocalCommandIT {
         }
     }
 
-    private record Result(int exitCode, String output) {}
-
-    /** The script under a pseudo-terminal ({@code script} from util-linux), as a person at a terminal runs it. */
-    private Result runInTerminal(int timeoutSeconds, String... args) throws Exception {
-        String command = Stream.concat(Stream.of(SCRIPT.toString()), Stream.of(args))
-                .map(word -> "'" + word + "'")
-                .collect(Collectors.joining(" "));
-        return start(
-                timeoutSeconds, List.of("script", "--quiet", "--flush", "--return", "--command", command, "/dev/null"));
-    }
-
     /** Whether the process runs; a zombie (exited, not yet reaped by whoever adopted it) does not. */
     private static boolean running(long pid) throws IOException {
         if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
@@ -347,38 +341,5 @@ class PglaneLocalCommandIT {
         }
         String line = Files.readString(stat);
         return line.charAt(line.lastIndexOf(')') + 2) != 'Z';
-    }
-
-    private String logTail() {
-        try {
-            List<String> lines = Files.readAllLines(home.resolve("stack.log"));
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException e) {
-            return "(no stack.log: " + e + ")";
-        }
-    }
-
-    private Result run(int timeoutSeconds, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
-        command.addAll(List.of(args));
-        return start(timeoutSeconds, command);
-    }
-
-    private Result start(int timeoutSeconds, List<String> command) throws Exception {
-        Path output = Files.createTempFile(home, "pglane-local-", ".out");
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(output.toFile())
-                .directory(home.toFile());
-        builder.environment().put("PGLANE_LOCAL_HOME", home.toString());
-        builder.environment().put("TERM", "xterm");
-        builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        Process process = builder.start();
-        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError(
-                    String.join(" ", command) + " took over " + timeoutSeconds + " s:\n" + Files.readString(output));
-        }
-        return new Result(process.exitValue(), Files.readString(output));
     }
 }

@@ -3,6 +3,7 @@ package dev.pglane.local.cli;
 import dev.pglane.local.pipeline.CatchUp;
 import dev.pglane.local.pipeline.Pipeline;
 import dev.pglane.local.stack.ConnectRestClient;
+import dev.pglane.local.stack.ConnectorConfigs;
 import dev.pglane.local.stack.ConnectorStatus;
 import dev.pglane.local.stack.Endpoints;
 import dev.pglane.local.stack.LocalStack;
@@ -212,7 +213,9 @@ public final class PglaneLocal {
         long pid = positive(required(options, "--pid"), "--pid");
         ViewOutput console = console(options);
         if (endpoints.sinkConnector() == null || endpoints.sourceConnector() == null) {
-            throw new UsageException("the stack has no connectors to watch (it was started with --no-connectors)");
+            throw new UsageException(
+                    "the stack has no connectors to watch (it was started with --no-connectors and has not one pglane"
+                            + " source and one sink since)");
         }
         int workers = Integer.parseInt(new ConnectRestClient(endpoints.connectRestUrl())
                 .connectorConfig(endpoints.sinkConnector())
@@ -283,7 +286,7 @@ public final class PglaneLocal {
                 .filter(Objects::nonNull)
                 .collect(Collectors.toList());
         if (connectors.isEmpty()) {
-            System.out.println("no connectors: the stack was started with --no-connectors");
+            System.out.println("no connectors: the stack was started with --no-connectors and none was created since");
             return EXIT_OK;
         }
         ConnectRestClient rest = new ConnectRestClient(endpoints.connectRestUrl());
@@ -340,7 +343,27 @@ public final class PglaneLocal {
         if (!Files.isRegularFile(file)) {
             throw new UsageException("no stack endpoints at " + file + " (is the stack up?)");
         }
-        return Endpoints.read(file);
+        Endpoints endpoints = Endpoints.read(file);
+        return endpoints.sourceConnector() == null ? withConnectorsCreatedSince(endpoints) : endpoints;
+    }
+
+    /**
+     * A stack started without connectors, with those created on its worker since (by the getting-started guide's
+     * commands, say) when it runs one pglane source and one sink; otherwise as it is.
+     */
+    private static Endpoints withConnectorsCreatedSince(Endpoints endpoints) {
+        ConnectRestClient rest = new ConnectRestClient(endpoints.connectRestUrl());
+        try {
+            List<String> sources = rest.connectorsOfClass(ConnectorConfigs.SOURCE_CLASS);
+            List<String> sinks = rest.connectorsOfClass(ConnectorConfigs.SINK_CLASS);
+            if (sources.size() == 1 && sinks.size() == 1) {
+                return endpoints.withConnectors(sources.get(0), sinks.get(0));
+            }
+        } catch (RuntimeException e) {
+            // a worker that does not answer is reported by the command that needs it
+            log.debug("cannot list the connectors at {}", endpoints.connectRestUrl(), e);
+        }
+        return endpoints;
     }
 
     private static void deleteIfExists(Path file) {

@@ -37,7 +37,9 @@ public record Pipeline(
      */
     public static Pipeline ofStack(Endpoints endpoints, ConnectRestClient rest) {
         if (endpoints.sourceConnector() == null || endpoints.sinkConnector() == null) {
-            throw new IllegalStateException("the stack has no connectors (it was started with --no-connectors)");
+            throw new IllegalStateException(
+                    "the stack has no connectors (it was started with --no-connectors and has not one pglane source"
+                            + " and one sink since)");
         }
         Map<String, String> source = rest.connectorConfig(endpoints.sourceConnector());
         Map<String, String> sink = rest.connectorConfig(endpoints.sinkConnector());

@@ -86,6 +86,22 @@ public final class ConnectRestClient {
         send("PUT", "connectors/" + encode(name) + "/config", config);
     }
 
+    /** {@code GET /connectors?expand=info}: the names of the cluster's connectors of {@code connectorClass}. */
+    public List<String> connectorsOfClass(String connectorClass) {
+        List<String> names = new ArrayList<>();
+        send("GET", "connectors?expand=info", null).properties().forEach(entry -> {
+            if (entry.getValue()
+                    .path("info")
+                    .path("config")
+                    .path("connector.class")
+                    .asText()
+                    .equals(connectorClass)) {
+                names.add(entry.getKey());
+            }
+        });
+        return names;
+    }
+
     /** {@code GET /connectors/{name}/config}: the connector's config as it was put. */
     public Map<String, String> connectorConfig(String name) {
         Map<String, String> config = new LinkedHashMap<>();

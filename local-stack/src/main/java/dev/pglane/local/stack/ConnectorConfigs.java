@@ -19,6 +19,10 @@ import java.util.regex.Pattern;
  * without a value is an error that names it.
  */
 public final class ConnectorConfigs {
+    /** The plugins' connector classes, as the templates name them. */
+    public static final String SOURCE_CLASS = "dev.pglane.source.PgSourceConnector";
+
+    public static final String SINK_CLASS = "dev.pglane.sink.PgSinkConnector";
     public static final String SOURCE_JSON = "config-examples/source-json.json";
     public static final String SINK_JSON = "config-examples/sink-json.json";
     public static final String SOURCE_AVRO = "config-examples/source-avro.json";

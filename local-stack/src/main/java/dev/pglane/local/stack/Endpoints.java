@@ -51,6 +51,11 @@ public record Endpoints(
                 "http://127.0.0.1:" + port + "/metrics");
     }
 
+    /** These endpoints naming the pipeline's two connectors. */
+    public Endpoints withConnectors(String source, String sink) {
+        return new Endpoints(sourceJdbcUrl, targetJdbcUrl, bootstrapServers, connectRestUrl, source, sink, metricsUrl);
+    }
+
     public String toJson() {
         try {
             return JSON.writeValueAsString(this);
