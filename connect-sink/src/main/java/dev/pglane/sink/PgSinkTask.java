@@ -4,6 +4,7 @@ import dev.pglane.connect.database.SqlStateClass;
 import dev.pglane.sink.admit.CountedTopics;
 import dev.pglane.sink.admit.RecordAdmission;
 import dev.pglane.sink.assemble.AssemblerSettings;
+import dev.pglane.sink.assemble.MarkerPartitions;
 import dev.pglane.sink.assemble.SourceTransaction;
 import dev.pglane.sink.assemble.SpillArea;
 import dev.pglane.sink.assemble.TransactionAssembler;
@@ -119,6 +120,12 @@ public final class PgSinkTask extends SinkTask {
         spillArea = openSpillArea();
         spillCap = new SpillCap(config.spillMaxBytes(), metrics);
         log.info("pglane sink {} starting: {} apply workers", sinkName, config.applyWorkers());
+    }
+
+    /** Before the first record: the marker topic must have one partition ({@link MarkerPartitions}). */
+    @Override
+    public void open(Collection<TopicPartition> partitions) {
+        MarkerPartitions.requireOne(markerTopic, partitions);
     }
 
     private static RecordAdmission admission(PgSinkConfig config) {

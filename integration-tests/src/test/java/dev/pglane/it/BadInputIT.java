@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -194,6 +196,31 @@ class BadInputIT {
 
             assertEqual(run.compare());
             assertProgressAtLastTransaction(run, caughtUp);
+        }
+    }
+
+    @Test
+    @DisplayName("a partition added to the marker topic stops the task at the rebalance, naming the topic, before"
+            + " markers out of commit order can be read")
+    void markerTopicGainsAPartition() throws Exception {
+        String name = "marker_partitions";
+        PostgresNode source = servers.of(VERSION);
+        ChangeWorkload workload = new ChangeWorkload(source.jdbcUrl(), new WorkloadSchema(name));
+        workload.createTables();
+
+        try (SinkConnectorRun run = SinkConnectorRun.start(worker, source, servers.targetOf(VERSION), name, Map.of());
+                Admin admin = Admin.create(Map.of("bootstrap.servers", worker.bootstrapServers()))) {
+            workload.runTransactions(2, 40);
+            run.awaitCatchUp(CATCH_UP);
+            String markers = name + ".transactions";
+            admin.createPartitions(Map.of(markers, NewPartitions.increaseTo(2)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+            workload.runTransactions(2, 40);
+
+            String trace = awaitTaskFailure(run.sinkName());
+            String expected = "The marker topic " + markers + " has more than one partition (also 1)";
+            assertTrue(trace.contains(expected), () -> "the failure should say \"" + expected + "\":\n" + trace);
         }
     }
 

@@ -30,7 +30,9 @@ class DocsConfigKeysTest {
             "transaction.timeout.ms", // Kafka producer
             "transaction.max.timeout.ms", // Kafka broker
             "snapshot.max.threads", // Debezium
-            "poll.interval.ms"); // Debezium
+            "poll.interval.ms", // Debezium
+            "topic.creation.groups", // Kafka Connect, topic creation by source connectors (KIP-158)
+            "topic.creation.markers.partitions"); // the same, for the examples' group of the marker topic
     /** Record and marker fields the guides name, which look like keys. */
     private static final Set<String> FIELDS = Set.of(
             "source.lsn", "source.schema", "source.snapshot", "source.table", "transaction.id", "snapshot.range");
