@@ -216,7 +216,7 @@ class BadInputIT {
             admin.createPartitions(Map.of(markers, NewPartitions.increaseTo(2)))
                     .all()
                     .get(30, TimeUnit.SECONDS);
-            workload.runTransactions(2, 40);
+            moreLedgerRows(source, name);
 
             String trace = awaitTaskFailure(run.sinkName());
             String expected = "The marker topic " + markers + " has more than one partition (also 1)";

@@ -1,5 +1,6 @@
 package dev.pglane.sink.apply;
 
+import dev.pglane.sink.PgSinkConfig;
 import dev.pglane.sink.assemble.ChangeRecord;
 import dev.pglane.sink.assemble.SourceTransaction;
 import java.sql.BatchUpdateException;
@@ -13,6 +14,9 @@ import java.util.List;
  * (retried serially) from a real apply error.
  */
 final class ApplyFailures {
+    /** SQLState {@code unique_violation}. */
+    private static final String UNIQUE_VIOLATION = "23505";
+
     private ApplyFailures() {}
 
     /** {@code e} from a statement that applied {@code records} (in order) with {@code plan}. */
@@ -26,8 +30,25 @@ final class ApplyFailures {
                         : "records " + records.get(0).position() + " to "
                                 + records.get(records.size() - 1).position();
         String message = "Could not " + plan.kind.name().toLowerCase() + " " + plan.table + " for " + which + " of "
-                + tx.describe() + ": " + cause.getMessage();
+                + tx.describe() + ": " + cause.getMessage() + insertExists(cause, plan, culprit);
         return new SQLException(message, cause.getSQLState(), e);
+    }
+
+    /**
+     * What an insert whose key the target already holds means, said in the terms of the options: only under
+     * {@code conflict.policy=error} does such an insert reach the server without an ON CONFLICT clause. Empty for a
+     * unique violation of another index than the key (the server's detail then names other columns).
+     */
+    private static String insertExists(SQLException cause, RowPlan plan, ChangeRecord culprit) {
+        boolean keyTaken = plan.kind == RowPlan.Kind.INSERT
+                && UNIQUE_VIOLATION.equals(cause.getSQLState())
+                && culprit != null
+                && String.valueOf(cause.getMessage()).contains(plan.describeKey(culprit));
+        return keyTaken
+                ? " (conflict " + ConflictListener.INSERT_EXISTS + " under " + PgSinkConfig.CONFLICT_POLICY
+                        + "=error: the target already holds the row's key; skip keeps the target's row, upsert"
+                        + " overwrites it)"
+                : "";
     }
 
     /** The server's error: a JDBC batch wraps it as the next exception. */

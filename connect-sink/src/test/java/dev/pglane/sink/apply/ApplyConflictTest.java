@@ -69,7 +69,13 @@ class ApplyConflictTest {
         String failure = messageOfFirstFailure(conflicting(t, 41), pipeline);
         assertTrue(failure.startsWith("23505 "), failure);
         String name = "public." + t.table();
-        for (String part : List.of(name, "(id)=(1)", "src." + name + "-0@102", "xid 41", "1/2000")) {
+        for (String part : List.of(
+                name,
+                "(id)=(1)",
+                "src." + name + "-0@102",
+                "xid 41",
+                "1/2000",
+                "conflict insert_exists under conflict.policy=error: the target already holds the row's key")) {
             assertTrue(failure.contains(part), part + " in " + failure);
         }
         assertEquals(List.of("1|target one", "2|target two"), server.rows("SELECT * FROM " + name + " ORDER BY id"));
