@@ -22,12 +22,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The getting-started guide, followed to the letter: its {@code bash} blocks run as they stand, with only the
@@ -41,22 +39,8 @@ class GettingStartedIT {
     private static final Pattern BASH_BLOCK = Pattern.compile("(?ms)^```bash\\n(.*?)^```$");
     private static final Pattern VALIDATION = Pattern.compile("\"error_count\":(\\d+)");
 
-    @TempDir
-    Path home;
-
-    private LocalScript script;
-
-    @BeforeEach
-    void script() {
-        script = new LocalScript(home);
-    }
-
-    @AfterEach
-    void leaveNothingRunning() throws Exception {
-        if (script.stackRunning()) {
-            script.run(60, "down");
-        }
-    }
+    @RegisterExtension
+    final LocalScript script = LocalScript.inNewHome();
 
     @Test
     @DisplayName("the guide's commands copy the schema, validate, create both connectors; the existing rows and the"
@@ -64,7 +48,7 @@ class GettingStartedIT {
     void theGuidesCommandsReplicateAnExistingDatabase() throws Exception {
         Result up = script.run(200, "up", "--no-connectors", "--pg-version", "15");
         assertEquals(0, up.exitCode(), up::output);
-        Endpoints endpoints = Endpoints.read(home.resolve("endpoints.json"));
+        Endpoints endpoints = Endpoints.read(script.home().resolve("endpoints.json"));
         sql(
                 endpoints.sourceJdbcUrl(),
                 "CREATE SCHEMA shop;"
@@ -77,7 +61,7 @@ class GettingStartedIT {
                         + "   SELECT 1 + g % 2000, g * 1.25, jsonb_build_object('n', g) FROM generate_series(1, 5000) g");
 
         String commands = bashBlocks(Files.readString(GUIDE));
-        Path file = home.resolve("getting-started.sh");
+        Path file = script.home().resolve("getting-started.sh");
         Files.writeString(file, commands);
         Result guide;
         try (Connection source = DriverManager.getConnection(endpoints.sourceJdbcUrl())) {
@@ -109,7 +93,7 @@ class GettingStartedIT {
         assertEquals(0, verify.exitCode(), () -> verify.output() + "\n" + script.logTail());
         assertTrue(verify.output().contains("shop.customers: equal"), verify::output);
         assertTrue(verify.output().contains("shop.orders: equal"), verify::output);
-        String log = Files.readString(home.resolve("stack.log"));
+        String log = Files.readString(script.home().resolve("stack.log"));
         assertTrue(
                 Pattern.compile("Snapshot \\S+ complete on the target")
                         .matcher(log)

@@ -2,20 +2,26 @@ package dev.pglane.it;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The real {@code ./pglane-local} script, run as a person runs it, in a state directory of its own
- * ({@code PGLANE_LOCAL_HOME}) so that a test's stack never meets a developer's running one.
+ * ({@code PGLANE_LOCAL_HOME}) so that a test's stack never meets a developer's running one. Registered as an extension
+ * ({@link #inNewHome()}), it leaves nothing running after each test: a stack still up is stopped with {@code down}, and
+ * the directory is deleted.
  */
-final class LocalScript {
+final class LocalScript implements AfterEachCallback {
     /** The repository the tests were built from: the script, config-examples/ and docs/ are read from there. */
     static final Path REPO = Path.of(System.getProperty("pglane.repo.root", ".."));
 
@@ -25,6 +31,27 @@ final class LocalScript {
 
     LocalScript(Path home) {
         this.home = home;
+    }
+
+    /** A script with a new, empty state directory of its own. */
+    static LocalScript inNewHome() {
+        try {
+            return new LocalScript(Files.createTempDirectory("pglane-local-it-"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        if (stackRunning()) {
+            run(60, "down");
+        }
+        try (Stream<Path> files = Files.walk(home)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
+            }
+        }
     }
 
     /** What a command printed (standard output and error together) and how it exited. */

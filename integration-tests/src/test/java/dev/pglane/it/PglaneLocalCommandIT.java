@@ -32,12 +32,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A developer runs {@code ./pglane-local up}, works against the endpoints it prints, checks the databases with
@@ -57,22 +55,8 @@ class PglaneLocalCommandIT {
     private static final Pattern LOG_LINE =
             Pattern.compile("\\d{2}:\\d{2}:\\d{2}\\.\\d{3} +(TRACE|DEBUG|INFO|WARN|ERROR) ");
 
-    @TempDir
-    Path home;
-
-    private LocalScript script;
-
-    @BeforeEach
-    void script() {
-        script = new LocalScript(home);
-    }
-
-    @AfterEach
-    void leaveNothingRunning() throws Exception {
-        if (script.stackRunning()) {
-            script.run(60, "down");
-        }
-    }
+    @RegisterExtension
+    final LocalScript script = LocalScript.inNewHome();
 
     @Test
     @DisplayName("up --no-connectors, verify before and after a source-only row, refuse a second up, down")
@@ -81,8 +65,8 @@ class PglaneLocalCommandIT {
         assertEquals(0, up.exitCode(), up::output);
         assertTrue(up.output().contains("stack up in"), up::output);
 
-        Endpoints endpoints = Endpoints.read(home.resolve("endpoints.json"));
-        assertAllKeysPresent(home.resolve("endpoints.json"));
+        Endpoints endpoints = Endpoints.read(script.home().resolve("endpoints.json"));
+        assertAllKeysPresent(script.home().resolve("endpoints.json"));
         assertTrue(
                 new ConnectRestClient(endpoints.connectRestUrl())
                         .connectorPlugins().stream().anyMatch(p -> p.className().equals(SOURCE)),
@@ -92,7 +76,8 @@ class PglaneLocalCommandIT {
                 assertTrue(connection.isValid(5), jdbcUrl);
             }
         }
-        long pid = Long.parseLong(Files.readString(home.resolve("stack.pid")).trim());
+        long pid = Long.parseLong(
+                Files.readString(script.home().resolve("stack.pid")).trim());
 
         Result refused = script.run(30, "up", "--no-connectors");
         assertEquals(2, refused.exitCode(), refused::output);
@@ -118,7 +103,7 @@ class PglaneLocalCommandIT {
         for (String address : addresses(endpoints)) {
             assertClosed(address);
         }
-        assertFalse(Files.exists(home.resolve("endpoints.json")));
+        assertFalse(Files.exists(script.home().resolve("endpoints.json")));
     }
 
     @Test
@@ -129,7 +114,7 @@ class PglaneLocalCommandIT {
         Result up = script.run(200, "up", "--metrics-port", Integer.toString(metricsPort));
         assertEquals(0, up.exitCode(), up::output);
 
-        Endpoints endpoints = Endpoints.read(home.resolve("endpoints.json"));
+        Endpoints endpoints = Endpoints.read(script.home().resolve("endpoints.json"));
         assertEquals("pglane-source", endpoints.sourceConnector());
         assertEquals("pglane-sink", endpoints.sinkConnector());
         assertEquals("http://127.0.0.1:" + metricsPort + "/metrics", endpoints.metricsUrl());
@@ -193,10 +178,10 @@ class PglaneLocalCommandIT {
             assertTrue(demo.output().contains(figure), () -> "no '" + figure + "' in:\n" + demo.output());
         }
         assertLiveView(demo.output());
-        assertLogsOnlyInTheLogFile(demo.output(), home.resolve("demo.log"));
-        assertFalse(Files.exists(home.resolve("stack.pid")), "the demo leaves no stack behind it");
+        assertLogsOnlyInTheLogFile(demo.output(), script.home().resolve("demo.log"));
+        assertFalse(Files.exists(script.home().resolve("stack.pid")), "the demo leaves no stack behind it");
         try (Stream<Path> pidFiles = Files.find(
-                home.resolve("demo"),
+                script.home().resolve("demo"),
                 4,
                 (path, attributes) -> path.getFileName().toString().equals("postmaster.pid"))) {
             assertEquals(List.of(), pidFiles.toList(), "the demo's servers are stopped");
