@@ -53,6 +53,7 @@ class ApplySchedulerFailureTest {
                     failure.getMessage()
                             .contains("failed after 2 retries: could not serialize access (SQLState 40001)"),
                     failure.getMessage());
+            assertTrue(failure.getMessage().endsWith(ApplyFailures.WHAT_NOW), "what to do about it");
             assertEquals(3, harness.db.attemptsOf(2));
             assertEquals(1, harness.scheduler.committedSequence());
             assertEquals(0, harness.db.attemptsOf(3), "nothing runs after a failure");
@@ -132,7 +133,8 @@ class ApplySchedulerFailureTest {
             assertFalse(failure instanceof RetriableException);
             assertEquals(
                     "Applying " + insertAccount(2, 2).describe()
-                            + " failed: null value in column \"id\" violates not-null constraint (SQLState 23502)",
+                            + " failed: null value in column \"id\" violates not-null constraint (SQLState 23502)"
+                            + ApplyFailures.WHAT_NOW,
                     failure.getMessage());
             assertInstanceOf(SQLException.class, failure.getCause());
             assertEquals(1, harness.db.attemptsOf(2));
