@@ -17,9 +17,10 @@ final class KeylessTables {
         String name = relation.schema() + "." + relation.table();
         if (!relation.hasKey() && (identity == 'n' || identity == 'd') && warned.add(name)) {
             log.warn(
-                    "Table {} has no replica identity key (REPLICA IDENTITY {}): PostgreSQL cannot send its"
-                            + " updates and deletes with the old key, and pgoutput drops its deletes. Add a primary"
-                            + " key or set REPLICA IDENTITY FULL.",
+                    "Table {} has no replica identity key (REPLICA IDENTITY {}): its updates and deletes cannot"
+                            + " be replicated, since a publication that publishes them makes UPDATE and DELETE fail"
+                            + " on the source, and a delete made while none did carries no key and is not sent. Add a"
+                            + " primary key or set REPLICA IDENTITY FULL.",
                     name,
                     identity == 'n' ? "NOTHING" : "DEFAULT without a primary key");
         }
