@@ -29,7 +29,8 @@ public final class ConfigExamples {
             "transforms",
             "predicates",
             "producer.override.",
-            "consumer.override.");
+            "consumer.override.",
+            "topic.creation.");
 
     private static final List<String> FRAMEWORK_KEYS = List.of("name", "connector.class", "tasks.max");
 
