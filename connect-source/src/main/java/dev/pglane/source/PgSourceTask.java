@@ -3,6 +3,7 @@ package dev.pglane.source;
 import dev.pglane.connect.validate.ConfigProblem;
 import dev.pglane.source.emit.KafkaTransactionBoundaries;
 import dev.pglane.source.offset.AckTracker;
+import dev.pglane.source.offset.MarkerPlacement;
 import dev.pglane.source.pace.GroupLagWatch;
 import dev.pglane.source.pace.SnapshotPace;
 import dev.pglane.source.reader.ReplicationSession;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -80,8 +82,13 @@ public final class PgSourceTask extends SourceTask {
 
     private Duration backoff;
     private long reconnectAtNanos;
-    /** A record Connect reported done without storing it; poll() fails the task with it. */
-    private final AtomicReference<ConnectException> unstored = new AtomicReference<>();
+    /**
+     * A record Connect reported done without storing it, or a marker stored outside the marker topic's one partition;
+     * poll() fails the task with it.
+     */
+    private final AtomicReference<ConnectException> deliveryFailure = new AtomicReference<>();
+    /** {@code <prefix>.transactions}, where {@link MarkerPlacement} checks each marker's partition. */
+    private String markerTopic;
 
     @Override
     public String version() {
@@ -100,6 +107,7 @@ public final class PgSourceTask extends SourceTask {
                     + refused.stream().map(ConfigProblem::message).collect(Collectors.joining("; ")));
         }
         backoff = config.reconnectBackoffInitial();
+        markerTopic = config.topicNames().transactionsTopic();
         if (context.transactionContext() != null) {
             boundaries = new KafkaTransactionBoundaries(context.transactionContext(), acks, connectorName);
         }
@@ -212,11 +220,14 @@ public final class PgSourceTask extends SourceTask {
         }
     }
 
-    /** What ended the task outside poll: a record Kafka did not store, or the signal channel's thread. */
+    /**
+     * What ended the task outside poll: a record Kafka did not store or stored where a marker must not be, or the
+     * signal channel's thread.
+     */
     private void rethrowFailures() {
-        ConnectException notStored = unstored.get();
-        if (notStored != null) {
-            throw notStored;
+        ConnectException failure = deliveryFailure.get();
+        if (failure != null) {
+            throw failure;
         }
         KafkaSignalChannel signalChannel = signals;
         if (signalChannel != null) {
@@ -383,11 +394,16 @@ public final class PgSourceTask extends SourceTask {
     @Override
     public void commitRecord(SourceRecord record, RecordMetadata metadata) {
         if (metadata == null && config.commitRequiresKafka()) {
-            unstored.compareAndSet(
+            deliveryFailure.compareAndSet(
                     null,
                     new ConnectException("Connect reported " + AckTracker.describe(record) + " done, but Kafka did not"
                             + " store it (errors.tolerance=all or a transformation skipped it); the slot stays"
                             + " before its transaction, which the next run sends again"));
+            return;
+        }
+        Optional<ConnectException> misplaced = MarkerPlacement.check(markerTopic, record, metadata);
+        if (misplaced.isPresent()) {
+            deliveryFailure.compareAndSet(null, misplaced.get()); // not acknowledged: the slot stays before it
             return;
         }
         acks.acknowledge(record);

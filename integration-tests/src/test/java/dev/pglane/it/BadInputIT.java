@@ -200,15 +200,18 @@ class BadInputIT {
     }
 
     @Test
-    @DisplayName("a partition added to the marker topic stops the task at the rebalance, naming the topic, before"
-            + " markers out of commit order can be read")
+    @DisplayName("a partition added to the marker topic stops the sink at the rebalance, before it reads a marker out"
+            + " of commit order, and the source at the first marker stored there; both name the topic")
     void markerTopicGainsAPartition() throws Exception {
         String name = "marker_partitions";
         PostgresNode source = servers.of(VERSION);
         ChangeWorkload workload = new ChangeWorkload(source.jdbcUrl(), new WorkloadSchema(name));
         workload.createTables();
 
-        try (SinkConnectorRun run = SinkConnectorRun.start(worker, source, servers.targetOf(VERSION), name, Map.of());
+        // the source's producer looks for new partitions every second, not every 5 minutes
+        Map<String, String> sourceChanges = Map.of("producer.override.metadata.max.age.ms", "1000");
+        try (SinkConnectorRun run = SinkConnectorRun.start(
+                        worker, source, servers.targetOf(VERSION), name, sourceChanges, Map.of());
                 Admin admin = Admin.create(Map.of("bootstrap.servers", worker.bootstrapServers()))) {
             workload.runTransactions(2, 40);
             run.awaitCatchUp(CATCH_UP);
@@ -218,9 +221,20 @@ class BadInputIT {
                     .get(30, TimeUnit.SECONDS);
             moreLedgerRows(source, name);
 
-            String trace = awaitTaskFailure(run.sinkName());
-            String expected = "The marker topic " + markers + " has more than one partition (also 1)";
-            assertTrue(trace.contains(expected), () -> "the failure should say \"" + expected + "\":\n" + trace);
+            String sinkTrace = awaitTaskFailure(run.sinkName());
+            String sinkSays = "The marker topic " + markers + " has more than one partition (also 1)";
+            assertTrue(sinkTrace.contains(sinkSays), () -> "the sink should say \"" + sinkSays + "\":\n" + sinkTrace);
+            // transactions keyed by xid spread over both partitions once the producer has seen the second
+            Waits.until("the source task fails", FAILURE, () -> {
+                moreLedgerRows(source, name);
+                return worker.rest().status(name).tasks().stream()
+                        .anyMatch(task -> ConnectorStatus.FAILED.equals(task.state()));
+            });
+            String sourceTrace = awaitTaskFailure(name);
+            String sourceSays = "of the marker topic " + markers + ", which must have one partition";
+            assertTrue(
+                    sourceTrace.contains(sourceSays),
+                    () -> "the source should say \"" + sourceSays + "\":\n" + sourceTrace);
         }
     }
 
