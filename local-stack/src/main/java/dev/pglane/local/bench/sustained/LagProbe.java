@@ -14,11 +14,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Measures replication lag the same way for every system, by its own clock rather than any system's metric: a writer
- * commits a row into {@link #TABLE} on the source every {@link #WRITE_INTERVAL} and notes the instant its commit
- * returned; a poller asks the target every {@link #POLL_INTERVAL} for the rows it has not seen yet and notes the
- * instant it asked. A row's lag is the second instant minus the first: commit on the source to visible on the target,
- * over-stated by at most one poll interval (25 ms on average). Both instants come from this JVM's monotonic clock,
- * so the servers' clocks play no part.
+ * commits a row into {@link #TABLE} on the source every {@link #WRITE_INTERVAL} and notes the instant before it sent
+ * the commit; a poller asks the target every {@link #POLL_INTERVAL} for the rows it has not seen yet and notes the
+ * instant its answer came back. A row's lag is the second instant minus the first: commit on the source to visible on
+ * the target, over-stated by the two round trips and at most one poll interval (25 ms on average), never under-stated
+ * (a row is visible only after its commit was asked for, and seen only before the answer returns, whichever thread the
+ * machine runs when), so never zero. Both instants come from this JVM's monotonic clock, so the servers' clocks play
+ * no part.
  *
  * <p>The table is replicated like any other: every system carries it beside the load. A system that applies each
  * table on its own (Debezium's JDBC sink reads each table's topic apart) can show the probe's table current while a
@@ -96,13 +98,15 @@ public final class LagProbe implements AutoCloseable {
             while (writing && !stopped) {
                 id++;
                 insert.setLong(1, id);
+                long committing = System.nanoTime(); // the INSERT commits itself unless a companion row follows
                 insert.executeUpdate();
                 if (also != null) {
                     also.setLong(1, id);
                     also.executeUpdate();
+                    committing = System.nanoTime();
                     source.commit();
                 }
-                committed.put(id, System.nanoTime());
+                committed.put(id, committing);
                 next += WRITE_INTERVAL.toNanos();
                 // a late write (a busy source) is not made up for: the interval is a floor, never a burst
                 next = Math.max(next, System.nanoTime());
@@ -124,9 +128,9 @@ public final class LagProbe implements AutoCloseable {
                         companion == null ? null : target.prepareStatement(companion.seenSince())) {
             while (!stopped) {
                 long asked = System.nanoTime();
-                seen = seenSince(query, seen, asked, visible);
+                seen = seenSince(query, seen, visible);
                 if (companionQuery != null) {
-                    companionSeen = seenSince(companionQuery, companionSeen, asked, companionVisible);
+                    companionSeen = seenSince(companionQuery, companionSeen, companionVisible);
                 }
                 TimeUnit.NANOSECONDS.sleep(Math.max(0, asked + POLL_INTERVAL.toNanos() - System.nanoTime()));
             }
@@ -137,15 +141,21 @@ public final class LagProbe implements AutoCloseable {
         }
     }
 
-    /** Notes when the ids above {@code seen} that {@code query} finds were first seen; returns the highest. */
-    private static long seenSince(PreparedStatement query, long seen, long asked, Map<Long, Long> visible)
-            throws SQLException {
+    /**
+     * Notes the ids above {@code seen} that {@code query} finds as seen when its answer came back; returns the highest.
+     */
+    private static long seenSince(PreparedStatement query, long seen, Map<Long, Long> visible) throws SQLException {
         query.setLong(1, seen);
+        List<Long> found = new ArrayList<>();
         try (ResultSet rs = query.executeQuery()) {
             while (rs.next()) {
-                seen = rs.getLong(1);
-                visible.putIfAbsent(seen, asked);
+                found.add(rs.getLong(1));
             }
+        }
+        long answered = System.nanoTime();
+        for (long id : found) {
+            visible.putIfAbsent(id, answered);
+            seen = id;
         }
         return seen;
     }
