@@ -4,6 +4,7 @@ import dev.pglane.local.fault.ConnectCluster;
 import dev.pglane.local.fault.ConnectWorkerProcess;
 import dev.pglane.local.stack.ConnectNode;
 import dev.pglane.local.stack.ConnectRestClient;
+import dev.pglane.local.stack.ConnectorConfigs;
 import dev.pglane.local.stack.KafkaNode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,8 +27,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <p>{@link #inOwnProcess()} runs the worker in a JVM of its own instead, for tests that kill it.
  */
 public final class SharedWorker implements BeforeAllCallback, AfterAllCallback {
-    public static final String SOURCE_CONNECTOR = "dev.pglane.source.PgSourceConnector";
-    public static final String SINK_CONNECTOR = "dev.pglane.sink.PgSinkConnector";
+    public static final String SOURCE_CONNECTOR = ConnectorConfigs.SOURCE_CLASS;
+    public static final String SINK_CONNECTOR = ConnectorConfigs.SINK_CLASS;
 
     private final boolean ownProcess;
     private final boolean thirdPartyPlugins;
