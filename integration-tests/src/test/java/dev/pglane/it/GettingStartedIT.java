@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +48,7 @@ class GettingStartedIT {
         Result up = script.run(200, "up", "--no-connectors", "--pg-version", "15");
         assertEquals(0, up.exitCode(), up::output);
         Endpoints endpoints = Endpoints.read(script.home().resolve("endpoints.json"));
-        sql(
+        SqlSession.execute(
                 endpoints.sourceJdbcUrl(),
                 "CREATE SCHEMA shop;"
                         + " CREATE TABLE shop.customers (id bigint PRIMARY KEY, name text NOT NULL, since date);"
@@ -141,12 +140,5 @@ class GettingStartedIT {
             counts.add(count.group(1));
         }
         return counts;
-    }
-
-    private static void sql(String jdbcUrl, String sql) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(jdbcUrl);
-                Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        }
     }
 }

@@ -22,8 +22,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -86,11 +84,11 @@ class PglaneLocalCommandIT {
         Result equal = script.run(60, "verify");
         assertEquals(0, equal.exitCode(), equal::output);
 
-        sql(
+        SqlSession.execute(
                 endpoints.sourceJdbcUrl(),
                 "CREATE TABLE public.orders (id int PRIMARY KEY, item text);"
                         + " INSERT INTO public.orders VALUES (1, 'only on the source')");
-        sql(endpoints.targetJdbcUrl(), "CREATE TABLE public.orders (id int PRIMARY KEY, item text)");
+        SqlSession.execute(endpoints.targetJdbcUrl(), "CREATE TABLE public.orders (id int PRIMARY KEY, item text)");
         Result different = script.run(60, "verify");
         assertEquals(1, different.exitCode(), different::output);
         assertTrue(different.output().contains("public.orders: DIFFERENT"), different::output);
@@ -133,8 +131,8 @@ class PglaneLocalCommandIT {
         PrometheusScrape before = PrometheusScrape.of(endpoints.metricsUrl());
 
         // the example sink config does not create tables: the target gets its own, as a subscriber's would
-        sql(endpoints.targetJdbcUrl(), "CREATE TABLE public.orders (id int PRIMARY KEY, item text)");
-        sql(
+        SqlSession.execute(endpoints.targetJdbcUrl(), "CREATE TABLE public.orders (id int PRIMARY KEY, item text)");
+        SqlSession.execute(
                 endpoints.sourceJdbcUrl(),
                 "CREATE TABLE public.orders (id int PRIMARY KEY, item text);"
                         + " INSERT INTO public.orders SELECT g, 'item ' || g FROM generate_series(1, 100) g;"
@@ -305,13 +303,6 @@ class PglaneLocalCommandIT {
             // refused: nothing listens any more
         } catch (IOException e) {
             throw new AssertionError("probing " + hostPort + " failed oddly", e);
-        }
-    }
-
-    private static void sql(String jdbcUrl, String sql) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(jdbcUrl);
-                Statement statement = connection.createStatement()) {
-            statement.execute(sql);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.pglane.it;
 
 import dev.pglane.local.stack.PostgresNode;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -26,7 +27,12 @@ final class SqlSession implements AutoCloseable {
 
     /** Runs statements in autocommit mode, each in a transaction of its own (set-up, server settings). */
     static void execute(PostgresNode node, String... statements) throws SQLException {
-        try (Connection connection = node.open();
+        execute(node.jdbcUrl(), statements);
+    }
+
+    /** As {@link #execute(PostgresNode, String...)}, on a server known by a URL that carries its credentials. */
+    static void execute(String jdbcUrl, String... statements) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(jdbcUrl);
                 Statement statement = connection.createStatement()) {
             for (String sql : statements) {
                 statement.execute(sql);
